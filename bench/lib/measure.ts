@@ -1,0 +1,102 @@
+import { performance } from "node:perf_hooks";
+
+/** Result of {@link measure}: nanoseconds per operation. */
+export interface Measurement {
+  /** Median ns/op over the rounds. */
+  median: number;
+  /** Fastest round, ns/op. */
+  min: number;
+  /** Rounds measured. */
+  rounds: number;
+  /** Operations per round. */
+  opsPerRound: number;
+}
+
+/**
+ * Time `fn` (one operation per call). Calibrates the batch size to about `roundMs`,
+ * then takes `rounds` rounds and reports the median. Machines here are noisy: compare
+ * medians measured in the same run, as ratios, never absolute numbers across runs.
+ */
+export function measure(
+  fn: () => unknown,
+  opts: { rounds?: number; roundMs?: number } = {},
+): Measurement {
+  const rounds = opts.rounds ?? 15;
+  const roundMs = opts.roundMs ?? 40;
+  let ops = 1;
+  for (;;) {
+    const t0 = performance.now();
+    for (let i = 0; i < ops; i++) fn();
+    const dt = performance.now() - t0;
+    if (dt >= roundMs / 4 || ops >= 1 << 24) {
+      ops = Math.max(1, Math.round((ops * roundMs) / Math.max(dt, 0.001)));
+      break;
+    }
+    ops *= 4;
+  }
+  const samples: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const t0 = performance.now();
+    for (let i = 0; i < ops; i++) fn();
+    samples.push(((performance.now() - t0) * 1e6) / ops);
+  }
+  samples.sort((a, b) => a - b);
+  return {
+    median: samples[Math.floor(samples.length / 2)]!,
+    min: samples[0]!,
+    rounds,
+    opsPerRound: ops,
+  };
+}
+
+/** Async variant of {@link measure} for operations that return a promise. */
+export async function measureAsync(
+  fn: () => Promise<unknown>,
+  opts: { rounds?: number; roundMs?: number } = {},
+): Promise<Measurement> {
+  const rounds = opts.rounds ?? 15;
+  const roundMs = opts.roundMs ?? 40;
+  let ops = 1;
+  for (;;) {
+    const t0 = performance.now();
+    for (let i = 0; i < ops; i++) await fn();
+    const dt = performance.now() - t0;
+    if (dt >= roundMs / 4 || ops >= 1 << 20) {
+      ops = Math.max(1, Math.round((ops * roundMs) / Math.max(dt, 0.001)));
+      break;
+    }
+    ops *= 4;
+  }
+  const samples: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const t0 = performance.now();
+    for (let i = 0; i < ops; i++) await fn();
+    samples.push(((performance.now() - t0) * 1e6) / ops);
+  }
+  samples.sort((a, b) => a - b);
+  return {
+    median: samples[Math.floor(samples.length / 2)]!,
+    min: samples[0]!,
+    rounds,
+    opsPerRound: ops,
+  };
+}
+
+/** Format nanoseconds for a table: `850 ns`, `12.3 µs`, `4.56 ms`. */
+export function formatNs(ns: number): string {
+  if (ns < 1_000) return `${ns.toFixed(0)} ns`;
+  if (ns < 1_000_000) return `${(ns / 1_000).toFixed(2)} µs`;
+  if (ns < 1_000_000_000) return `${(ns / 1_000_000).toFixed(2)} ms`;
+  return `${(ns / 1_000_000_000).toFixed(2)} s`;
+}
+
+/** A ratio for a table: `2.41x`. */
+export function formatRatio(x: number): string {
+  return `${x.toFixed(2)}x`;
+}
+
+/** A Markdown table from a header row and body rows. */
+export function table(header: string[], rows: (string | number)[][]): string {
+  const line = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+}

@@ -1,0 +1,1 @@
+export { AirlockError } from "./errors.js";

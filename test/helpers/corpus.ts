@@ -1,0 +1,30 @@
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe } from "vitest";
+
+/** `../shared/corpus` beside the project root. */
+export const corpusDir = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/corpus");
+
+/** Path of a file or folder in the corpus. */
+export function corpusPath(...parts: string[]): string {
+  return join(corpusDir, ...parts);
+}
+
+/** True when the shared corpus is present. */
+export const hasCorpus = existsSync(corpusDir);
+
+/**
+ * `describe` for tests that read the shared corpus: when it is absent the suite is
+ * skipped and says so loudly on stderr, so a missing corpus never passes silently.
+ */
+export function describeCorpus(name: string, fn: () => void): void {
+  if (!hasCorpus) {
+    process.stderr.write(
+      `\n*** SKIPPED "${name}": ../shared/corpus is missing at ${corpusDir}. These tests did not run. ***\n`,
+    );
+    describe.skip(`${name} [SKIPPED: ../shared/corpus missing]`, fn);
+    return;
+  }
+  describe(name, fn);
+}
