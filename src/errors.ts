@@ -1,16 +1,16 @@
 /**
- * Every error agent-airlock throws is an {@link AirlockError} with a stable `code`
- * string. Switch on `code`, not on the message: messages may improve between releases,
- * codes do not.
+ * Errors of the core (canonical digests, pins, listings, pin files). Every error
+ * agent-airlock throws is an {@link AirlockError} with a stable `code`: switch on
+ * `code`, not on the message. Other subpaths (scan, guard) subclass it.
  *
  * @example
  * ```ts
- * import { AirlockError } from "agent-airlock";
+ * import { AirlockError, ToolDefinitionPinGuard } from "agent-airlock";
+ * const guard = new ToolDefinitionPinGuard();
  * try {
- *   guard.validate(tool);
+ *   guard.validate({ name: "never_approved" });
  * } catch (err) {
- *   if (err instanceof AirlockError && err.code === "ERR_TOOL_DEFINITION_DRIFT") refuse();
- *   else throw err;
+ *   if (err instanceof AirlockError && err.code === "TOOL_DEFINITION_DRIFT") console.log("refused");
  * }
  * ```
  */
@@ -22,5 +22,64 @@ export class AirlockError extends Error {
     super(message, options);
     this.code = code;
     this.name = new.target.name;
+  }
+}
+
+/** Codes of {@link CanonicalizationError}. */
+export type CanonicalizationErrorCode =
+  /** Nested deeper than the depth limit (default 1,000). */
+  | "CANONICAL_DEPTH"
+  /** An object or array contains itself. */
+  | "CANONICAL_CYCLE"
+  /** NaN, Infinity, or a number JSON cannot carry. */
+  | "CANONICAL_NUMBER"
+  /** A string with a lone surrogate (RFC 8785 refuses it). */
+  | "CANONICAL_STRING"
+  /** A value JSON has no form for: undefined at top level, a function, a symbol, a bigint. */
+  | "CANONICAL_TYPE"
+  /** More values than the size limit allows. */
+  | "CANONICAL_SIZE";
+
+/**
+ * A value could not be turned into canonical JSON. Thrown by `canonicalJson`,
+ * `jcsCanonicalize`, `canonicalDigest` and `definitionSha256`; a pin guard treats a tool
+ * that raises it as unreadable and refuses it.
+ *
+ * @example
+ * ```ts
+ * import { CanonicalizationError, definitionSha256 } from "agent-airlock";
+ * try {
+ *   definitionSha256({ name: "t", inputSchema: { maximum: Number.NaN } });
+ * } catch (err) {
+ *   if (err instanceof CanonicalizationError) console.log(err.code); // "CANONICAL_NUMBER"
+ * }
+ * ```
+ */
+export class CanonicalizationError extends AirlockError {
+  declare readonly code: CanonicalizationErrorCode;
+  /** JSON-pointer-like path of the offending value, e.g. `/inputSchema/properties/x`. */
+  readonly path: string;
+
+  constructor(code: CanonicalizationErrorCode, message: string, path: string) {
+    super(code, `${message} (at ${path === "" ? "the top level" : path})`);
+    this.path = path;
+  }
+}
+
+/**
+ * A tool definition cannot be judged: not an object, no `name`, or a name that is not a
+ * non-empty string. Code `INVALID_TOOL_DEFINITION`.
+ *
+ * @example
+ * ```ts
+ * import { InvalidToolDefinitionError, canonicalDigest } from "agent-airlock";
+ * try { canonicalDigest({ description: "no name" }); }
+ * catch (err) { if (err instanceof InvalidToolDefinitionError) console.log(err.code); }
+ * ```
+ */
+export class InvalidToolDefinitionError extends AirlockError {
+  declare readonly code: "INVALID_TOOL_DEFINITION";
+  constructor(message: string) {
+    super("INVALID_TOOL_DEFINITION", message);
   }
 }
