@@ -83,3 +83,92 @@ export class InvalidToolDefinitionError extends AirlockError {
     super("INVALID_TOOL_DEFINITION", message);
   }
 }
+
+/**
+ * A tool definition was refused by the pins (unpinned or drifted) while `enforce` is on.
+ * Thrown by `ToolDefinitionPinGuard.validate`. Code `TOOL_DEFINITION_DRIFT`.
+ *
+ * @example
+ * ```ts
+ * import { ToolDefinitionDriftError, ToolDefinitionPinGuard } from "agent-airlock";
+ * const guard = new ToolDefinitionPinGuard();
+ * try { guard.validate({ name: "unknown_tool" }); }
+ * catch (err) { if (err instanceof ToolDefinitionDriftError) console.log(err.decision.verdict); }
+ * ```
+ */
+export class ToolDefinitionDriftError extends AirlockError {
+  declare readonly code: "TOOL_DEFINITION_DRIFT";
+  /** The decision that refused the tool. */
+  readonly decision: import("./pins/types.js").PinDecision;
+  constructor(decision: import("./pins/types.js").PinDecision) {
+    super(
+      "TOOL_DEFINITION_DRIFT",
+      `tool ${JSON.stringify(decision.toolName)} refused (${decision.verdict}): ${decision.detail}`,
+    );
+    this.decision = decision;
+  }
+}
+
+/**
+ * Why a listing was refused: `refused` (tools not admitted by the pins), `unreadable`
+ * (the listing itself is not a listing), or a pagination fault of a full listing.
+ */
+export type ListingFault =
+  | "refused"
+  | "unreadable"
+  | "cursor_repeated"
+  | "cursor_not_string"
+  | "page_not_listing"
+  | "too_many_pages"
+  | "cursor_unsupported";
+
+/**
+ * A `tools/list` result was refused. Code `TOOL_LISTING_DRIFT`; `fault` says why, and
+ * `check` carries the per-tool judgement when there is one.
+ *
+ * @example
+ * ```ts
+ * import { ToolListingDriftError, ToolDefinitionPinGuard } from "agent-airlock";
+ * const guard = new ToolDefinitionPinGuard();
+ * try { guard.validateListing({ tools: [{ name: "unknown_tool" }] }); }
+ * catch (err) { if (err instanceof ToolListingDriftError) console.log(err.fault, err.check?.refused); }
+ * ```
+ */
+export class ToolListingDriftError extends AirlockError {
+  declare readonly code: "TOOL_LISTING_DRIFT";
+  readonly fault: ListingFault;
+  readonly check: import("./pins/types.js").ListingCheck | undefined;
+  constructor(
+    fault: ListingFault,
+    message: string,
+    check?: import("./pins/types.js").ListingCheck,
+  ) {
+    super("TOOL_LISTING_DRIFT", message);
+    this.fault = fault;
+    this.check = check;
+  }
+}
+
+/** Codes of {@link PinFileError}. */
+export type PinFileErrorCode =
+  | "PIN_FILE_INVALID"
+  | "PIN_FILE_VERSION"
+  | "PIN_FILE_UNREADABLE"
+  | "PIN_FILE_UNKNOWN_SERVER";
+
+/**
+ * A pin file could not be read, parsed or used. Never yields an empty guard.
+ *
+ * @example
+ * ```ts
+ * import { PinFileError, parsePinFile } from "agent-airlock";
+ * try { parsePinFile("{}"); }
+ * catch (err) { if (err instanceof PinFileError) console.log(err.code); } // "PIN_FILE_INVALID"
+ * ```
+ */
+export class PinFileError extends AirlockError {
+  declare readonly code: PinFileErrorCode;
+  constructor(code: PinFileErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
