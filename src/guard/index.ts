@@ -1,1 +1,2 @@
-export {};
+export * from "./capability.js";
+export type { DelegationVerifier, VerifyToolRequest, VerifyToolResult } from "./verifier.js";
