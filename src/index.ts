@@ -1,1 +1,26 @@
-export { AirlockError } from "./errors.js";
+/**
+ * agent-airlock core: canonical digests, tool-definition pins, listing checks and pin
+ * files. Importing it never loads the MCP SDK or any agent framework.
+ *
+ * @packageDocumentation
+ */
+export {
+  type CanonicalDigestOptions,
+  type CanonicalLimits,
+  canonicalDigest,
+  definitionSha256,
+  jcsCanonicalize,
+  PINNED_FIELDS,
+  pythonCanonicalJson,
+} from "./canonical/index.js";
+export {
+  AirlockError,
+  CanonicalizationError,
+  type CanonicalizationErrorCode,
+  InvalidToolDefinitionError,
+  type ListingFault,
+  PinFileError,
+  type PinFileErrorCode,
+  ToolDefinitionDriftError,
+  ToolListingDriftError,
+} from "./errors.js";
