@@ -1,4 +1,17 @@
 export * from "./capability.js";
+export * from "./delegation/errors.js";
+export * from "./delegation/issue.js";
+export {
+  decodeLink,
+  LINK_TYPE,
+  type LinkClaims,
+  type LinkHeader,
+  linkDigest,
+} from "./delegation/link.js";
+export * from "./delegation/verify.js";
+export * from "./did/did-key.js";
+export * from "./did/keys.js";
+export * from "./did/resolver.js";
 export {
   TOOL_GUARD_ERROR_CODES,
   ToolGuardError,

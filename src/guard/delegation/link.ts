@@ -1,0 +1,168 @@
+/**
+ * The delegation link format: a compact JWS (RFC 7515) signed with EdDSA (Ed25519).
+ *
+ * Header (exactly these members): `{"alg":"EdDSA","kid":"<issuer did>#<fragment>","typ":"airlock-delegation+jwt"}`.
+ * Payload: `iss`, `aud` (DIDs), `cap` (grants), `nbf`, `exp`, `iat` (integer epoch
+ * seconds), `jti` (unique id) and, on every link but the root, `prf` (the digest of the
+ * parent link). A link's digest is the lowercase hex SHA-256 of the ASCII bytes of its
+ * compact serialisation. `docs/delegation.md` is the normative description.
+ *
+ * Decoding is bounded: sizes are checked before anything is base64-decoded or parsed.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { base64url } from "jose";
+
+/** The JWS `typ` of a delegation link. */
+export const LINK_TYPE = "airlock-delegation+jwt";
+/** Largest link accepted, in characters of its compact serialisation. */
+export const MAX_LINK_LENGTH = 16_384;
+/** Most capabilities one link may carry. */
+export const MAX_LINK_CAPABILITIES = 64;
+/** Longest `jti` accepted. */
+export const MAX_JTI_LENGTH = 128;
+/** Hard ceiling on chain length, whatever `maxLength` asks for. */
+export const MAX_CHAIN_LENGTH = 64;
+
+/** The protected header of a link. */
+export interface LinkHeader {
+  alg: "EdDSA";
+  kid: string;
+  typ: typeof LINK_TYPE;
+}
+
+/** The payload (claims) of a link. */
+export interface LinkClaims {
+  /** The delegating DID (signs the link). */
+  iss: string;
+  /** The DID receiving the capabilities. */
+  aud: string;
+  /** The grants (`weather:*`, `weather:forecast`, `*`). */
+  cap: string[];
+  /** Not before, epoch seconds. */
+  nbf: number;
+  /** Expiry, epoch seconds (exclusive). */
+  exp: number;
+  /** Issued at, epoch seconds (informational). */
+  iat?: number;
+  /** Unique id of the link (revocation is by `jti`). */
+  jti: string;
+  /** Digest of the parent link; absent on the root link. */
+  prf?: string;
+}
+
+/** A link taken apart, before any check of its meaning. */
+export interface DecodedLink {
+  /** The compact serialisation as given. */
+  text: string;
+  /** Lowercase hex SHA-256 of `text`. */
+  digest: string;
+  header: Record<string, unknown>;
+  claims: Record<string, unknown>;
+}
+
+const COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * The digest of a link: lowercase hex SHA-256 of its compact serialisation.
+ *
+ * @example
+ * ```ts
+ * import { linkDigest } from "agent-airlock/guard";
+ * linkDigest("eyJ...header.eyJ...payload.signature"); // 64 hex characters
+ * ```
+ */
+export function linkDigest(link: string): string {
+  return createHash("sha256").update(link, "utf8").digest("hex");
+}
+
+/** Why a link could not be decoded (the caller turns this into a failed check). */
+export class LinkFormatError extends Error {
+  readonly tooLarge: boolean;
+  constructor(message: string, tooLarge = false) {
+    super(message);
+    this.tooLarge = tooLarge;
+  }
+}
+
+function parseSegment(segment: string, what: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(utf8.decode(base64url.decode(segment)));
+  } catch {
+    throw new LinkFormatError(`the ${what} is not base64url-encoded UTF-8 JSON`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new LinkFormatError(`the ${what} is not a JSON object`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * Take a link apart without checking its signature or meaning.
+ *
+ * @throws {LinkFormatError} when it is not a compact JWS of JSON objects within limits.
+ * @example
+ * ```ts
+ * import { decodeLink } from "agent-airlock/guard";
+ * const { claims } = decodeLink(chain[0]);
+ * ```
+ */
+export function decodeLink(link: unknown): DecodedLink {
+  if (typeof link !== "string") throw new LinkFormatError("a link must be a string");
+  if (link.length > MAX_LINK_LENGTH) {
+    throw new LinkFormatError(`a link is longer than ${MAX_LINK_LENGTH} characters`, true);
+  }
+  if (!COMPACT.test(link)) {
+    throw new LinkFormatError("not a compact JWS (three base64url segments joined by '.')");
+  }
+  const [header, payload] = link.split(".") as [string, string, string];
+  return {
+    text: link,
+    digest: linkDigest(link),
+    header: parseSegment(header, "header"),
+    claims: parseSegment(payload, "payload"),
+  };
+}
+
+const JTI = /^[!-~]+$/;
+const HEX64 = /^[0-9a-f]{64}$/;
+
+function isEpochSeconds(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+
+/**
+ * Check the claims' types and return them typed. Meaning (grants, times, chaining) is
+ * checked by the verifier.
+ *
+ * @throws {LinkFormatError} when a claim is missing or of the wrong type.
+ */
+export function readClaims(claims: Record<string, unknown>): LinkClaims {
+  const { iss, aud, cap, nbf, exp, iat, jti, prf } = claims;
+  if (typeof iss !== "string" || iss.length === 0)
+    throw new LinkFormatError("iss must be a DID string");
+  if (typeof aud !== "string" || aud.length === 0)
+    throw new LinkFormatError("aud must be a DID string");
+  if (!Array.isArray(cap) || cap.length === 0 || cap.length > MAX_LINK_CAPABILITIES) {
+    throw new LinkFormatError(`cap must be an array of 1 to ${MAX_LINK_CAPABILITIES} grants`);
+  }
+  if (!cap.every((c) => typeof c === "string")) throw new LinkFormatError("cap must hold strings");
+  if (!isEpochSeconds(nbf)) throw new LinkFormatError("nbf must be integer epoch seconds");
+  if (!isEpochSeconds(exp)) throw new LinkFormatError("exp must be integer epoch seconds");
+  if (exp <= nbf) throw new LinkFormatError("exp must be after nbf");
+  if (iat !== undefined && !isEpochSeconds(iat))
+    throw new LinkFormatError("iat must be integer epoch seconds");
+  if (typeof jti !== "string" || jti.length > MAX_JTI_LENGTH || !JTI.test(jti)) {
+    throw new LinkFormatError(`jti must be 1 to ${MAX_JTI_LENGTH} printable ASCII characters`);
+  }
+  if (prf !== undefined && (typeof prf !== "string" || !HEX64.test(prf))) {
+    throw new LinkFormatError("prf must be a lowercase hex SHA-256 digest");
+  }
+  const out: LinkClaims = { iss, aud, cap: [...cap], nbf, exp, jti };
+  if (iat !== undefined) out.iat = iat;
+  if (prf !== undefined) out.prf = prf;
+  return out;
+}
