@@ -172,3 +172,22 @@ export class PinFileError extends AirlockError {
     super(code, message, options);
   }
 }
+
+/**
+ * A stored pin cannot be loaded: an empty tool name, a digest that is not 64 lowercase
+ * hex characters, an unknown pin version, or a stored definition whose digest is not the
+ * pin's. Code `INVALID_PIN`.
+ *
+ * @example
+ * ```ts
+ * import { InvalidPinError, ToolDefinitionPinGuard } from "agent-airlock";
+ * try { new ToolDefinitionPinGuard().pin("t", "not-a-digest"); }
+ * catch (err) { if (err instanceof InvalidPinError) console.log(err.code); } // "INVALID_PIN"
+ * ```
+ */
+export class InvalidPinError extends AirlockError {
+  declare readonly code: "INVALID_PIN";
+  constructor(message: string) {
+    super("INVALID_PIN", message);
+  }
+}

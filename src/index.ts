@@ -17,6 +17,7 @@ export {
   AirlockError,
   CanonicalizationError,
   type CanonicalizationErrorCode,
+  InvalidPinError,
   InvalidToolDefinitionError,
   type ListingFault,
   PinFileError,
@@ -24,3 +25,4 @@ export {
   ToolDefinitionDriftError,
   ToolListingDriftError,
 } from "./errors.js";
+export * from "./pins/index.js";

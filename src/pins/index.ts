@@ -1,0 +1,31 @@
+export { type LoadPinOptions, type PinGuardOptions, ToolDefinitionPinGuard } from "./guard.js";
+export { type AdmitOptions, admitToolsList, listingTools } from "./listing.js";
+export {
+  DEFAULT_PIN_FILE,
+  DEFAULT_SERVER,
+  type GuardFromPinFileOptions,
+  guardFromPinFile,
+  MAX_PIN_FILE_BYTES,
+  PIN_FILE_VERSION,
+  type PinFile,
+  type PinFileEntry,
+  type PinFileFromGuardOptions,
+  type PinFileServer,
+  parsePinFile,
+  pinFileFromGuard,
+  pinFileServerName,
+  readPinFile,
+  serializePinFile,
+  writePinFile,
+} from "./pin-file.js";
+export type {
+  ListingCheck,
+  PinAuditEvent,
+  PinDecision,
+  PinnedField,
+  PinVerdict,
+  PinVersion,
+  RefusalReason,
+  RefusedTool,
+  ToolDefinition,
+} from "./types.js";
