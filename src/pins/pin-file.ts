@@ -95,8 +95,14 @@ export function parsePinFile(text: string): PinFile {
       if (key !== "tools" && key !== "source")
         invalid(`${where}: unknown field ${JSON.stringify(key)}`);
     }
-    if (server.source !== undefined && !isRecord(server.source))
-      invalid(`${where}: "source" must be an object`);
+    if (server.source !== undefined) {
+      if (!isRecord(server.source)) invalid(`${where}: "source" must be an object`);
+      try {
+        pythonCanonicalJson(server.source); // bounded depth and size, JSON values only
+      } catch (err) {
+        invalid(`${where}: "source" ${(err as Error).message}`, err);
+      }
+    }
     const tools: [string, PinFileEntry][] = [];
     for (const [toolName, entry] of Object.entries(server.tools)) {
       tools.push([
