@@ -12,6 +12,11 @@ export {
   type UnknownArgumentsPolicy,
 } from "./argument-guard.js";
 export { McpClientUnsupportedError, McpOptionError, McpServerProbeError } from "./errors.js";
+export {
+  type KeepToolsPinnedOptions,
+  keepToolsPinned,
+  type PinnedToolSet,
+} from "./keep-tools-pinned.js";
 export { listAllTools } from "./list-all-tools.js";
 export {
   type ListAllToolsPinnedOptions,
