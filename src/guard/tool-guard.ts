@@ -27,7 +27,9 @@ export interface ToolCheck {
   capability?: string;
   /**
    * The definition the agent received, or a function fetching the one served now. Needed
-   * when the tool is pinned; not fetched when it is not.
+   * when the tool is pinned; not fetched when it is not. A function that throws refuses
+   * the call with `TOOL_DEFINITION_MISSING`, or with the code of the {@link ToolGuardError}
+   * it throws for this tool.
    */
   definition?: DefinitionSource;
 }
@@ -446,6 +448,8 @@ export function createToolGuard(options: ToolGuardOptions): ToolGuard {
     try {
       return typeof source === "function" ? await (source as () => unknown)() : source;
     } catch (err) {
+      // A source may refuse with its own code (an MCP listing naming the tool twice).
+      if (err instanceof ToolGuardError && err.tool === tool) throw err;
       throw new ToolGuardError(
         "TOOL_DEFINITION_MISSING",
         tool,
