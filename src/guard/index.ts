@@ -18,7 +18,17 @@ export {
   type ToolGuardErrorCode,
   type ToolGuardErrorDetail,
 } from "./errors.js";
+export * from "./local-verifier.js";
 export { pinToolDefinitions, type ToolPins } from "./pin-definitions.js";
+export * from "./registry/file.js";
+export * from "./registry/memory.js";
+export {
+  DEFAULT_MAX_CHAINS_PER_AGENT,
+  type DelegationRegistry,
+  type RegisteredChain,
+  type RegistryLimits,
+} from "./registry/registry.js";
+export * from "./registry/sqlite.js";
 export {
   createToolGuard,
   type DefinitionSource,

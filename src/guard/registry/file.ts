@@ -1,0 +1,193 @@
+/**
+ * A delegation registry persisted as one JSON file, rewritten atomically (write a
+ * temporary file beside it with mode 0600, then rename) on every change. One process
+ * writes it at a time; it is loaded once when opened.
+ *
+ * @module
+ */
+import { randomBytes } from "node:crypto";
+import { open, rename, rm } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { RegistryError } from "../delegation/errors.js";
+import { MemoryRegistry, type RegistrySnapshot } from "./memory.js";
+import type { RegisteredChain, RegistryLimits } from "./registry.js";
+
+/** The file format's version. */
+export const REGISTRY_FILE_VERSION = 1;
+/** Largest registry file read, in bytes. */
+export const MAX_REGISTRY_FILE_BYTES = 64 * 1024 * 1024;
+
+function parseFile(text: string, path: string): RegistrySnapshot {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (cause) {
+    throw new RegistryError("REGISTRY_INVALID", `${path} is not JSON`, { cause });
+  }
+  const d = data as { version?: unknown; chains?: unknown; revoked?: unknown } | null;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) {
+    throw new RegistryError(
+      "REGISTRY_INVALID",
+      `${path} is not a registry file (expected an object)`,
+    );
+  }
+  if (d.version !== REGISTRY_FILE_VERSION) {
+    throw new RegistryError(
+      "REGISTRY_INVALID",
+      `${path} has version ${JSON.stringify(d.version)}; expected ${REGISTRY_FILE_VERSION}`,
+    );
+  }
+  if (!Array.isArray(d.chains) || !Array.isArray(d.revoked)) {
+    throw new RegistryError("REGISTRY_INVALID", `${path} needs "chains" and "revoked" arrays`);
+  }
+  const chains = d.chains.map((entry: unknown, i: number): RegisteredChain => {
+    const e = entry as Partial<RegisteredChain> | null;
+    if (
+      typeof e !== "object" ||
+      e === null ||
+      !Array.isArray(e.chain) ||
+      !Number.isSafeInteger(e.registeredAt)
+    ) {
+      throw new RegistryError(
+        "REGISTRY_INVALID",
+        `${path}: chains[${i}] needs "chain" and "registeredAt"`,
+      );
+    }
+    return e as RegisteredChain;
+  });
+  return { chains, revoked: d.revoked as string[] };
+}
+
+/** A registry stored in a JSON file. */
+export class FileRegistry extends MemoryRegistry {
+  readonly path: string;
+  #writing: Promise<void> = Promise.resolve();
+
+  constructor(path: string, limits?: RegistryLimits) {
+    super(limits);
+    this.path = path;
+  }
+
+  /** Load the file (a missing file is an empty registry). */
+  async load(): Promise<void> {
+    let text: string;
+    try {
+      const handle = await open(this.path, "r");
+      try {
+        const { size } = await handle.stat();
+        if (size > MAX_REGISTRY_FILE_BYTES) {
+          throw new RegistryError(
+            "REGISTRY_INVALID",
+            `${this.path} is larger than ${MAX_REGISTRY_FILE_BYTES} bytes`,
+          );
+        }
+        text = await handle.readFile("utf8");
+      } finally {
+        await handle.close();
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") {
+        await this.#persist();
+        return;
+      }
+      if (err instanceof RegistryError) throw err;
+      throw new RegistryError(
+        "REGISTRY_IO",
+        `cannot read ${this.path}: ${(err as Error).message}`,
+        { cause: err },
+      );
+    }
+    try {
+      this.restore(parseFile(text, this.path));
+    } catch (err) {
+      if (err instanceof RegistryError && err.code !== "REGISTRY_FULL") {
+        throw new RegistryError("REGISTRY_INVALID", `${this.path}: ${err.message}`, { cause: err });
+      }
+      throw err;
+    }
+  }
+
+  #persist(): Promise<void> {
+    const next = this.#writing.then(() => this.#write());
+    // A failed write must not wedge later ones; the failure still reaches its own caller.
+    this.#writing = next.catch(() => {});
+    return next;
+  }
+
+  async #write(): Promise<void> {
+    const snapshot = this.snapshot();
+    const body = `${JSON.stringify({ version: REGISTRY_FILE_VERSION, chains: snapshot.chains, revoked: snapshot.revoked }, null, 2)}\n`;
+    const tmp = join(
+      dirname(this.path),
+      `.${basename(this.path)}.${randomBytes(6).toString("hex")}.tmp`,
+    );
+    try {
+      const handle = await open(tmp, "wx", 0o600);
+      try {
+        await handle.writeFile(body, "utf8");
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(tmp, this.path);
+    } catch (err) {
+      await rm(tmp, { force: true }).catch(() => {});
+      throw new RegistryError(
+        "REGISTRY_IO",
+        `cannot write ${this.path}: ${(err as Error).message}`,
+        { cause: err },
+      );
+    }
+  }
+
+  override async register(chain: readonly string[]): Promise<RegisteredChain> {
+    const before = (await super.list()).length;
+    const record = await super.register(chain);
+    if ((await super.list()).length === before) return record;
+    try {
+      await this.#persist();
+    } catch (err) {
+      // Keep memory and file in step: a chain that is not on disk is not registered.
+      await super.unregister(record.id);
+      throw err;
+    }
+    return record;
+  }
+
+  override async unregister(id: string): Promise<boolean> {
+    const removed = await super.unregister(id);
+    if (removed) await this.#persist();
+    return removed;
+  }
+
+  override async revoke(jti: string): Promise<void> {
+    const already = await super.isRevoked(jti);
+    await super.revoke(jti);
+    if (!already) await this.#persist();
+  }
+
+  override async close(): Promise<void> {
+    await this.#writing;
+  }
+}
+
+/**
+ * Open (or create) a JSON-file registry.
+ *
+ * @throws {RegistryError} `REGISTRY_INVALID` for a file that is not a registry,
+ * `REGISTRY_IO` when it cannot be read or created.
+ * @example
+ * ```ts
+ * import { openFileRegistry } from "agent-airlock/guard";
+ * const registry = await openFileRegistry("delegations.json");
+ * await registry.register(chain);
+ * ```
+ */
+export async function openFileRegistry(
+  path: string,
+  limits?: RegistryLimits,
+): Promise<FileRegistry> {
+  const registry = new FileRegistry(path, limits);
+  await registry.load();
+  return registry;
+}

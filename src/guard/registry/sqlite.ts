@@ -1,0 +1,234 @@
+/**
+ * A delegation registry in a SQLite database, via `better-sqlite3` (an optional
+ * dependency, loaded only when this registry is opened: importing the guard never loads
+ * it). Suited to a long-lived process such as `airlock delegate serve`.
+ *
+ * @module
+ */
+import { RegistryError } from "../delegation/errors.js";
+import {
+  assertJti,
+  type DelegationRegistry,
+  describeChain,
+  maxPerAgent,
+  type RegisteredChain,
+  type RegistryLimits,
+} from "./registry.js";
+
+interface Statement {
+  run(...params: unknown[]): { changes: number };
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
+interface Database {
+  prepare(sql: string): Statement;
+  exec(sql: string): void;
+  pragma(sql: string): unknown;
+  transaction<T extends (...args: never[]) => unknown>(fn: T): T;
+  close(): void;
+}
+type DatabaseConstructor = new (path: string) => Database;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS airlock_chains (
+  id TEXT PRIMARY KEY,
+  agent TEXT NOT NULL,
+  root TEXT NOT NULL,
+  chain TEXT NOT NULL,
+  registered_at INTEGER NOT NULL,
+  not_after INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS airlock_chains_agent ON airlock_chains (agent, registered_at);
+CREATE TABLE IF NOT EXISTS airlock_revoked (
+  jti TEXT PRIMARY KEY,
+  revoked_at INTEGER NOT NULL
+);
+`;
+
+interface Row {
+  id: string;
+  agent: string;
+  root: string;
+  chain: string;
+  registered_at: number;
+  not_after: number;
+}
+
+function fromRow(row: Row): RegisteredChain {
+  let chain: unknown;
+  try {
+    chain = JSON.parse(row.chain);
+  } catch (cause) {
+    throw new RegistryError("REGISTRY_INVALID", `chain ${row.id} in the database is not JSON`, {
+      cause,
+    });
+  }
+  if (!Array.isArray(chain) || !chain.every((l) => typeof l === "string")) {
+    throw new RegistryError(
+      "REGISTRY_INVALID",
+      `chain ${row.id} in the database is not a list of links`,
+    );
+  }
+  return {
+    id: row.id,
+    agent: row.agent,
+    root: row.root,
+    chain,
+    registeredAt: row.registered_at,
+    notAfter: row.not_after,
+  };
+}
+
+/** A registry stored in SQLite. */
+export class SqliteRegistry implements DelegationRegistry {
+  readonly #db: Database;
+  readonly #max: number;
+  readonly #now: () => number;
+
+  constructor(db: Database, limits?: RegistryLimits & { clock?: () => number }) {
+    this.#db = db;
+    this.#max = maxPerAgent(limits);
+    this.#now = limits?.clock ?? Date.now;
+    db.pragma("journal_mode = WAL");
+    db.exec(SCHEMA);
+  }
+
+  async register(chain: readonly string[]): Promise<RegisteredChain> {
+    const record = describeChain(chain, Math.floor(this.#now() / 1000));
+    const insert = this.#db.transaction(() => {
+      const existing = this.#db
+        .prepare("SELECT * FROM airlock_chains WHERE id = ?")
+        .get(record.id) as Row | undefined;
+      if (existing) return fromRow(existing);
+      const { n } = this.#db
+        .prepare("SELECT COUNT(*) AS n FROM airlock_chains WHERE agent = ?")
+        .get(record.agent) as { n: number };
+      if (n >= this.#max) {
+        throw new RegistryError(
+          "REGISTRY_FULL",
+          `agent ${record.agent} already has ${this.#max} chains registered; unregister some first`,
+        );
+      }
+      this.#db
+        .prepare(
+          "INSERT INTO airlock_chains (id, agent, root, chain, registered_at, not_after) VALUES (?, ?, ?, ?, ?, ?)",
+        )
+        .run(
+          record.id,
+          record.agent,
+          record.root,
+          JSON.stringify(record.chain),
+          record.registeredAt,
+          record.notAfter,
+        );
+      return record;
+    });
+    return this.#io(() => insert() as RegisteredChain);
+  }
+
+  async chainsFor(agent: string): Promise<RegisteredChain[]> {
+    return this.#io(() =>
+      (
+        this.#db
+          .prepare(
+            "SELECT * FROM airlock_chains WHERE agent = ? ORDER BY registered_at, id LIMIT ?",
+          )
+          .all(agent, this.#max) as Row[]
+      ).map(fromRow),
+    );
+  }
+
+  async list(): Promise<RegisteredChain[]> {
+    return this.#io(() =>
+      (
+        this.#db.prepare("SELECT * FROM airlock_chains ORDER BY registered_at, id").all() as Row[]
+      ).map(fromRow),
+    );
+  }
+
+  async unregister(id: string): Promise<boolean> {
+    return this.#io(
+      () => this.#db.prepare("DELETE FROM airlock_chains WHERE id = ?").run(id).changes > 0,
+    );
+  }
+
+  async revoke(jti: string): Promise<void> {
+    assertJti(jti);
+    this.#io(() =>
+      this.#db
+        .prepare("INSERT OR IGNORE INTO airlock_revoked (jti, revoked_at) VALUES (?, ?)")
+        .run(jti, Math.floor(this.#now() / 1000)),
+    );
+  }
+
+  async isRevoked(jti: string): Promise<boolean> {
+    return this.#io(
+      () => this.#db.prepare("SELECT 1 FROM airlock_revoked WHERE jti = ?").get(jti) !== undefined,
+    );
+  }
+
+  async close(): Promise<void> {
+    this.#db.close();
+  }
+
+  #io<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof RegistryError) throw err;
+      throw new RegistryError("REGISTRY_IO", `SQLite registry: ${(err as Error).message}`, {
+        cause: err,
+      });
+    }
+  }
+}
+
+/**
+ * Open (or create) a SQLite registry at `path` (`:memory:` works too). Needs
+ * `better-sqlite3` installed.
+ *
+ * @throws {RegistryError} `REGISTRY_UNAVAILABLE` when `better-sqlite3` is missing,
+ * `REGISTRY_IO` when the database cannot be opened.
+ * @example
+ * ```ts
+ * import { openSqliteRegistry } from "agent-airlock/guard";
+ * const registry = await openSqliteRegistry("delegations.db");
+ * ```
+ */
+export async function openSqliteRegistry(
+  path: string,
+  limits?: RegistryLimits,
+): Promise<SqliteRegistry> {
+  let Driver: DatabaseConstructor;
+  try {
+    const name = "better-sqlite3";
+    const mod = (await import(name)) as { default: DatabaseConstructor };
+    Driver = mod.default;
+  } catch (cause) {
+    throw new RegistryError(
+      "REGISTRY_UNAVAILABLE",
+      "the SQLite registry needs better-sqlite3: npm install better-sqlite3",
+      { cause },
+    );
+  }
+  let db: Database;
+  try {
+    db = new Driver(path);
+  } catch (cause) {
+    throw new RegistryError(
+      "REGISTRY_IO",
+      `cannot open SQLite database ${path}: ${(cause as Error).message}`,
+      { cause },
+    );
+  }
+  try {
+    return new SqliteRegistry(db, limits);
+  } catch (cause) {
+    db.close();
+    throw new RegistryError(
+      "REGISTRY_IO",
+      `cannot prepare SQLite database ${path}: ${(cause as Error).message}`,
+      { cause },
+    );
+  }
+}

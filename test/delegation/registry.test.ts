@@ -1,0 +1,173 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { RegistryError } from "../../src/guard/delegation/errors.js";
+import { openFileRegistry } from "../../src/guard/registry/file.js";
+import { createMemoryRegistry } from "../../src/guard/registry/memory.js";
+import type { DelegationRegistry } from "../../src/guard/registry/registry.js";
+import { openSqliteRegistry } from "../../src/guard/registry/sqlite.js";
+import { chainOf } from "./helpers.js";
+
+const dir = mkdtempSync(join(tmpdir(), "airlock-registry-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const kinds: [string, () => Promise<DelegationRegistry>][] = [
+  ["memory", async () => createMemoryRegistry({ maxChainsPerAgent: 2 })],
+  [
+    "file",
+    async () => openFileRegistry(join(dir, `r-${Math.random()}.json`), { maxChainsPerAgent: 2 }),
+  ],
+  [
+    "sqlite",
+    async () => openSqliteRegistry(join(dir, `r-${Math.random()}.db`), { maxChainsPerAgent: 2 }),
+  ],
+];
+
+describe.each(kinds)("%s registry", (_name, open) => {
+  it("registers idempotently, lists per agent, unregisters", async () => {
+    const registry = await open();
+    const { root, agent, chain, links } = await chainOf();
+    const record = await registry.register(chain);
+    expect(record).toMatchObject({ agent: agent.did, root: root.did, id: links[2]!.digest, chain });
+    expect(await registry.register(chain)).toMatchObject({ id: record.id });
+    expect(await registry.chainsFor(agent.did)).toHaveLength(1);
+    expect(await registry.chainsFor("did:key:z6Mknobody")).toEqual([]);
+    expect(await registry.list()).toHaveLength(1);
+    expect(await registry.unregister(record.id)).toBe(true);
+    expect(await registry.unregister(record.id)).toBe(false);
+    expect(await registry.chainsFor(agent.did)).toEqual([]);
+    await registry.close();
+  });
+
+  it("returns copies: mutating a result does not change the registry", async () => {
+    const registry = await open();
+    const { agent, chain } = await chainOf();
+    const input = [...chain];
+    await registry.register(input);
+    input.push("x");
+    const [got] = await registry.chainsFor(agent.did);
+    got!.chain.length = 0;
+    expect((await registry.chainsFor(agent.did))[0]!.chain).toEqual(chain);
+    await registry.close();
+  });
+
+  it("revokes by jti", async () => {
+    const registry = await open();
+    expect(await registry.isRevoked("j1")).toBe(false);
+    await registry.revoke("j1");
+    await registry.revoke("j1");
+    expect(await registry.isRevoked("j1")).toBe(true);
+    await expect(registry.revoke("")).rejects.toBeInstanceOf(RegistryError);
+    await registry.close();
+  });
+
+  it("caps chains per agent with REGISTRY_FULL", async () => {
+    const registry = await open();
+    const a = await chainOf();
+    const { issueDelegation } = await import("../../src/guard/delegation/issue.js");
+    const extra = async () =>
+      (
+        await issueDelegation({
+          issuer: a.deputy,
+          audience: a.agent.did,
+          capabilities: ["weather:forecast"],
+          ttlSeconds: 60,
+          parent: a.chain.slice(0, 2),
+        })
+      ).chain;
+    await registry.register(await extra());
+    await registry.register(await extra());
+    await expect(registry.register(await extra())).rejects.toMatchObject({ code: "REGISTRY_FULL" });
+    await registry.close();
+  });
+
+  it("refuses things that are not chains", async () => {
+    const registry = await open();
+    await expect(registry.register([] as string[])).rejects.toMatchObject({
+      code: "DELEGATION_EMPTY",
+    });
+    await expect(registry.register(["nope"])).rejects.toMatchObject({
+      code: "DELEGATION_MALFORMED",
+    });
+    await expect(registry.register("a.b.c" as never)).rejects.toMatchObject({
+      code: "DELEGATION_MALFORMED",
+    });
+    await expect(registry.register(new Array(65).fill("a.b.c"))).rejects.toMatchObject({
+      code: "DELEGATION_TOO_LONG",
+    });
+    await registry.close();
+  });
+});
+
+describe("file registry persistence", () => {
+  it("survives a reopen, writes 0600 atomically with a versioned format", async () => {
+    const path = join(dir, "persist.json");
+    const first = await openFileRegistry(path);
+    const { agent, chain } = await chainOf();
+    await first.register(chain);
+    await first.revoke("gone");
+    await first.close();
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const data = JSON.parse(readFileSync(path, "utf8"));
+    expect(data.version).toBe(1);
+    expect(data.revoked).toEqual(["gone"]);
+    const second = await openFileRegistry(path);
+    expect((await second.chainsFor(agent.did))[0]!.chain).toEqual(chain);
+    expect(await second.isRevoked("gone")).toBe(true);
+  });
+
+  it("refuses a file that is not a registry instead of starting empty", async () => {
+    for (const [i, body] of [
+      "not json",
+      "[]",
+      '{"version":2,"chains":[],"revoked":[]}',
+      '{"version":1,"chains":[{"chain":["x"],"registeredAt":1}],"revoked":[]}',
+      '{"version":1}',
+    ].entries()) {
+      const path = join(dir, `bad-${i}.json`);
+      writeFileSync(path, body);
+      await expect(openFileRegistry(path)).rejects.toMatchObject({ code: "REGISTRY_INVALID" });
+    }
+  });
+
+  it("a registry in a directory that does not exist fails with REGISTRY_IO", async () => {
+    await expect(openFileRegistry(join(dir, "no", "such", "dir", "r.json"))).rejects.toMatchObject({
+      code: "REGISTRY_IO",
+    });
+  });
+
+  it("a failed write does not leave the chain registered in memory", async () => {
+    const { mkdirSync, rmSync } = await import("node:fs");
+    const path = join(dir, "blocked.json");
+    const registry = await openFileRegistry(path);
+    // Put a non-empty directory where the file goes: the atomic rename must fail.
+    rmSync(path);
+    mkdirSync(path);
+    writeFileSync(join(path, "occupied"), "x");
+    const { chain, agent } = await chainOf();
+    await expect(registry.register(chain)).rejects.toMatchObject({ code: "REGISTRY_IO" });
+    expect(await registry.chainsFor(agent.did)).toEqual([]);
+  });
+});
+
+describe("sqlite registry persistence", () => {
+  it("survives a reopen", async () => {
+    const path = join(dir, "persist.db");
+    const first = await openSqliteRegistry(path);
+    const { agent, chain } = await chainOf();
+    await first.register(chain);
+    await first.revoke("gone");
+    await first.close();
+    const second = await openSqliteRegistry(path);
+    expect((await second.chainsFor(agent.did))[0]!.chain).toEqual(chain);
+    expect(await second.isRevoked("gone")).toBe(true);
+    await second.close();
+  });
+
+  it("a database that cannot be opened fails with REGISTRY_IO", async () => {
+    await expect(openSqliteRegistry(join(dir, "no", "such", "x.db"))).rejects.toMatchObject({
+      code: "REGISTRY_IO",
+    });
+  });
+});
