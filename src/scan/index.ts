@@ -1,1 +1,62 @@
-export {};
+/**
+ * `agent-airlock/scan`: the static contract checker behind `airlock scan-tools`. Load
+ * tool declarations from any supported input, check them against a least-privilege
+ * policy, and render the report as text, JSON or SARIF.
+ *
+ * @example
+ * ```ts
+ * import { formatText, loadToolDefs, resolvePolicy, scanTools } from "agent-airlock/scan";
+ * const report = scanTools(await loadToolDefs("examples/data/scan/tools.json"), resolvePolicy("read-only"));
+ * process.stdout.write(formatText(report, { color: false }));
+ * ```
+ */
+export { CAPABILITIES, type CapabilityProfile, inferCapabilities } from "./capabilities.js";
+export { nameSkeleton } from "./confusables.js";
+export {
+  ScanInputError,
+  type ScanInputErrorCode,
+  ScanPolicyError,
+  type ScanPolicyErrorCode,
+  ScanSuppressionsError,
+} from "./errors.js";
+export { type Extracted, extractToolDefs, type InputForm } from "./extract.js";
+export { formatJson, REPORT_SCHEMA_ID } from "./format-json.js";
+export { formatSarif, toSarif } from "./format-sarif.js";
+export { formatText, type TextOptions } from "./format-text.js";
+export { KNOWN_CONFIG_NAMES, type LoadOptions, loadToolDefs, parseToolDefs } from "./load.js";
+export {
+  CAMOUFLAGE_RESISTANT_POLICY,
+  type CapabilityPolicy,
+  loadPolicyFile,
+  PERMISSIVE_POLICY,
+  POLICIES,
+  POLICY_NAMES,
+  type PolicyName,
+  parsePolicy,
+  READ_ONLY_POLICY,
+  resolvePolicy,
+  type SecurityPolicy,
+  STRICT_POLICY,
+} from "./policy.js";
+export { RULE_CODES, RULES, type RuleInfo } from "./rules/catalog.js";
+export { issuerProblem } from "./rules/issuer.js";
+export { type ScanOptions, scanTools } from "./scan.js";
+export { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from "./schema-walk.js";
+export { loadSuppressions, parseSuppressions } from "./suppressions.js";
+export { wordTokens } from "./tokens.js";
+export type {
+  CapabilitySource,
+  Finding,
+  Grade,
+  InferredCapability,
+  InputProblem,
+  LoadedTool,
+  Origin,
+  RuleCode,
+  ScanReport,
+  ServerInstructions,
+  Suppression,
+  SuppressionOutcome,
+  TargetResult,
+  ToolSet,
+} from "./types.js";

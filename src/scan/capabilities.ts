@@ -1,0 +1,268 @@
+import type { ToolDefinition } from "../pins/types.js";
+import { wordTokens } from "./tokens.js";
+import type { InferredCapability } from "./types.js";
+import {
+  ACCESS_RANK,
+  type Access,
+  AMBIGUOUS_VERBS,
+  DB_ARGUMENTS,
+  DB_TOKENS,
+  DELETE_VERBS,
+  EXEC_ARGUMENTS,
+  EXEC_TOKENS,
+  FILE_TOKENS,
+  MESSAGE_TOKENS,
+  NETWORK_ARGUMENTS,
+  NETWORK_TOKENS,
+  READ_VERBS,
+  RUN_VERBS,
+  SECRET_BIGRAMS,
+  SECRET_TOKENS,
+  SOCKET_TOKENS,
+  WRITE_VERBS,
+} from "./vocabulary.js";
+
+/**
+ * The capability vocabulary. Policies grant these names (or globs over them).
+ * `unknown` is what a tool gets when nothing about it says what it does.
+ */
+export const CAPABILITIES: readonly string[] = Object.freeze([
+  "fs.read",
+  "fs.write",
+  "fs.delete",
+  "db.read",
+  "db.write",
+  "net.outbound",
+  "net.socket",
+  "exec.command",
+  "secrets.read",
+  "message.read",
+  "message.send",
+  "state.read",
+  "state.write",
+  "state.delete",
+  "unknown",
+]);
+
+/** What inference concluded about one tool. */
+export interface CapabilityProfile {
+  capabilities: InferredCapability[];
+  /** The strongest access, from the chosen source; null when nothing said. */
+  access: Access | null;
+  /** Access the name and arguments alone suggest (SCAN011 compares annotations with it). */
+  evidenceAccess: { access: Access; evidence: string } | null;
+  /** True when the tool mutates: write, delete or exec access, or `destructiveHint: true`. */
+  mutating: boolean;
+  /** True when annotations say additive-only (`readOnlyHint: false`, `destructiveHint: false`). */
+  additiveOnly: boolean;
+}
+
+type Domain = "fs" | "db" | "net" | "socket" | "exec" | "secrets" | "message";
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Infer a tool's capabilities, most authoritative first: an explicit `capabilities` list
+ * of strings on the definition; else MCP annotations (`readOnlyHint`, `destructiveHint`,
+ * `openWorldHint`) for the kind of access; else a heuristic on the word tokens of the
+ * name (and a few telling argument names such as `command`, `url`, `sql`) for both the
+ * access and the domain. With `annotationsMayNarrow: false`, annotation and name evidence
+ * are combined and the stronger access wins.
+ *
+ * @example
+ * ```ts
+ * import { inferCapabilities } from "agent-airlock/scan";
+ * console.log(inferCapabilities({ name: "open_socket" }).capabilities.map((c) => c.capability)); // ["net.socket"]
+ * console.log(inferCapabilities({ name: "update_profile" }).capabilities.map((c) => c.capability)); // ["state.write"]
+ * ```
+ */
+export function inferCapabilities(
+  tool: ToolDefinition,
+  options: { annotationsMayNarrow?: boolean } = {},
+): CapabilityProfile {
+  const narrow = options.annotationsMayNarrow ?? true;
+  const annotations = isObject(tool.annotations) ? tool.annotations : {};
+  const readOnly = annotations.readOnlyHint;
+  const destructive = annotations.destructiveHint;
+  const openWorld = annotations.openWorldHint;
+
+  const tokens = wordTokens(typeof tool.name === "string" ? tool.name : "");
+  const evidence = nameEvidence(tokens, argumentNames(tool.inputSchema));
+
+  const explicit = Array.isArray(tool.capabilities)
+    ? tool.capabilities.filter((c): c is string => typeof c === "string" && c !== "")
+    : null;
+  if (explicit !== null && explicit.length > 0) {
+    const caps = [...new Set(explicit)].map((capability) => ({
+      capability,
+      source: "explicit" as const,
+      evidence: "capabilities",
+    }));
+    const access = accessOfCapabilities(explicit);
+    return {
+      capabilities: caps,
+      access,
+      evidenceAccess: evidence.access,
+      mutating: access !== null && access !== "read",
+      additiveOnly: false,
+    };
+  }
+
+  let annotated: { access: Access; evidence: string } | null = null;
+  if (readOnly === true) annotated = { access: "read", evidence: "readOnlyHint: true" };
+  else if (destructive === true) annotated = { access: "write", evidence: "destructiveHint: true" };
+  else if (readOnly === false) {
+    annotated = {
+      access: "write",
+      evidence:
+        destructive === false
+          ? "readOnlyHint: false, destructiveHint: false"
+          : "readOnlyHint: false",
+    };
+  }
+
+  // Only `readOnlyHint: true` narrows (and only when the policy lets annotations narrow);
+  // otherwise the stronger of annotation and name evidence wins.
+  let chosen: { access: Access; evidence: string; source: "annotation" | "name" } | null = null;
+  const nameAccess = evidence.access;
+  if (annotated && (nameAccess === null || (narrow && annotated.access === "read"))) {
+    chosen = { ...annotated, source: "annotation" };
+  } else if (
+    annotated &&
+    nameAccess &&
+    ACCESS_RANK[annotated.access] > ACCESS_RANK[nameAccess.access]
+  ) {
+    chosen = { ...annotated, source: "annotation" };
+  } else if (nameAccess) {
+    chosen = { ...nameAccess, source: "name" };
+  }
+
+  const caps: InferredCapability[] = [];
+  const add = (capability: string, source: InferredCapability["source"], why: string) => {
+    if (!caps.some((c) => c.capability === capability))
+      caps.push({ capability, source, evidence: why });
+  };
+  const access = chosen?.access ?? null;
+  for (const [domain, why] of evidence.domains) {
+    const source = why.startsWith("argument ") ? "argument" : "name";
+    switch (domain) {
+      case "fs":
+        add(`fs.${access === "exec" ? "write" : (access ?? "write")}`, source, why);
+        break;
+      case "db":
+        add(access === "read" ? "db.read" : "db.write", source, why);
+        break;
+      case "message":
+        add(access === "read" ? "message.read" : "message.send", source, why);
+        break;
+      case "net":
+        add("net.outbound", source, why);
+        break;
+      case "socket":
+        add("net.socket", source, why);
+        break;
+      case "exec":
+        add("exec.command", source, why);
+        break;
+      case "secrets":
+        add("secrets.read", source, why);
+        break;
+    }
+  }
+  if (chosen?.access === "exec" && evidence.domains.size === 0)
+    add("exec.command", chosen.source, chosen.evidence);
+  if (openWorld === true) add("net.outbound", "annotation", "openWorldHint: true");
+  if (caps.length === 0 && chosen) {
+    const state = chosen.access === "exec" ? "write" : chosen.access;
+    add(`state.${state}`, chosen.source, chosen.evidence);
+  }
+  if (caps.length === 0)
+    add("unknown", "none", "no capabilities list, annotations or telling name");
+  return {
+    capabilities: caps,
+    access,
+    evidenceAccess: evidence.access,
+    mutating: (access !== null && access !== "read") || destructive === true,
+    additiveOnly: readOnly === false && destructive === false && access !== "exec",
+  };
+}
+
+interface NameEvidence {
+  access: { access: Access; evidence: string } | null;
+  domains: Map<Domain, string>;
+}
+
+function nameEvidence(tokens: string[], args: string[]): NameEvidence {
+  let access: { access: Access; evidence: string } | null = null;
+  const raise = (a: Access, why: string) => {
+    if (access === null || ACCESS_RANK[a] > ACCESS_RANK[access.access])
+      access = { access: a, evidence: why };
+  };
+  const domains = new Map<Domain, string>();
+  const domain = (d: Domain, why: string) => {
+    if (!domains.has(d)) domains.set(d, why);
+  };
+  let run: string | null = null;
+  const first = tokens[0] ?? "";
+  const firstIsVerb = [READ_VERBS, WRITE_VERBS, DELETE_VERBS, RUN_VERBS].some((v) => v.has(first));
+  tokens.forEach((t, i) => {
+    const pair = `${t} ${tokens[i + 1] ?? ""}`;
+    if (SECRET_BIGRAMS.has(pair)) domain("secrets", `name tokens "${pair}"`);
+    const why = `name token "${t}"`;
+    const verbPosition =
+      !AMBIGUOUS_VERBS.has(t) || i === 0 || (i === tokens.length - 1 && !firstIsVerb);
+    if (verbPosition && READ_VERBS.has(t)) raise("read", why);
+    if (verbPosition && WRITE_VERBS.has(t)) raise("write", why);
+    if (verbPosition && DELETE_VERBS.has(t)) raise("delete", why);
+    if (EXEC_TOKENS.has(t)) {
+      raise("exec", why);
+      domain("exec", why);
+    }
+    if (RUN_VERBS.has(t)) run = why;
+    if (FILE_TOKENS.has(t)) domain("fs", why);
+    if (NETWORK_TOKENS.has(t)) domain("net", why);
+    if (SOCKET_TOKENS.has(t)) domain("socket", why);
+    if (DB_TOKENS.has(t)) domain("db", why);
+    if (SECRET_TOKENS.has(t)) domain("secrets", why);
+    if (MESSAGE_TOKENS.has(t)) domain("message", why);
+  });
+  for (const arg of args) {
+    const why = `argument "${arg}"`;
+    const lower = arg.toLowerCase();
+    if (EXEC_ARGUMENTS.has(lower)) {
+      raise("exec", why);
+      domain("exec", why);
+    }
+    if (NETWORK_ARGUMENTS.has(lower)) domain("net", why);
+    if (DB_ARGUMENTS.has(lower)) domain("db", why);
+  }
+  if (run !== null) {
+    if (domains.size === 0 && access === null) {
+      raise("exec", run);
+      domain("exec", run);
+    } else raise("write", run);
+  }
+  return { access, domains };
+}
+
+function argumentNames(schema: unknown): string[] {
+  if (!isObject(schema)) return [];
+  const props = schema.properties;
+  return isObject(props) ? Object.keys(props) : [];
+}
+
+function accessOfCapabilities(caps: string[]): Access | null {
+  let best: Access | null = null;
+  for (const c of caps) {
+    const a: Access = c.startsWith("exec.")
+      ? "exec"
+      : /\.(delete|remove)$/.test(c)
+        ? "delete"
+        : /\.(read|list|get)$/.test(c)
+          ? "read"
+          : "write";
+    if (best === null || ACCESS_RANK[a] > ACCESS_RANK[best]) best = a;
+  }
+  return best;
+}

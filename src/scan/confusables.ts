@@ -1,0 +1,127 @@
+/**
+ * A look-alike skeleton for tool names, after UTS #39's idea: NFKC (fullwidth and
+ * mathematical letters fold to ASCII), default-ignorable characters removed (zero-width
+ * joiners, variation selectors, tags, bidi controls), case folded, then the common
+ * confusables of Latin letters and digits mapped to one representative. Two names with
+ * the same skeleton read the same to a person (and often to a model).
+ *
+ * The table covers the Cyrillic, Greek, Armenian and Cherokee letters that render like
+ * Latin ones, dotless/undotted forms, and the digit/letter pairs `0 o`, `1 l i`, `5 s`,
+ * `rn m`, `vv w`, plus separators (`-` `_` `.` and their look-alikes, which read the
+ * same in a name).
+ */
+const CONFUSABLE: Readonly<Record<string, string>> = Object.freeze({
+  // Cyrillic
+  а: "a",
+  в: "b",
+  с: "c",
+  ԁ: "d",
+  е: "e",
+  ё: "e",
+  һ: "h",
+  і: "i",
+  ї: "i",
+  ј: "j",
+  к: "k",
+  ӏ: "l",
+  м: "m",
+  н: "h",
+  о: "o",
+  р: "p",
+  ԛ: "q",
+  г: "r",
+  ѕ: "s",
+  т: "t",
+  ս: "u",
+  ѵ: "v",
+  ԝ: "w",
+  х: "x",
+  у: "y",
+  ү: "y",
+  ʐ: "z",
+  ь: "b",
+  ӕ: "ae",
+  // Greek
+  α: "a",
+  β: "b",
+  ϲ: "c",
+  ε: "e",
+  η: "n",
+  ι: "i",
+  κ: "k",
+  ν: "v",
+  ο: "o",
+  ρ: "p",
+  τ: "t",
+  υ: "u",
+  χ: "x",
+  γ: "y",
+  ζ: "z",
+  ϳ: "j",
+  μ: "u",
+  // Armenian, Cherokee and others
+  օ: "o",
+  ց: "g",
+  հ: "h",
+  ո: "n",
+  ռ: "n",
+  ք: "p",
+  ᴄ: "c",
+  ᴏ: "o",
+  ᴠ: "v",
+  ᴡ: "w",
+  ᴢ: "z",
+  ı: "i",
+  ȷ: "j",
+  ɡ: "g",
+  ɑ: "a",
+  ǀ: "l",
+  ℓ: "l",
+  ꭰ: "d",
+  ꮃ: "w",
+  // digits and letters that stand in for each other
+  "0": "o",
+  "1": "l",
+  i: "l",
+  "5": "s",
+  "|": "l",
+  // separators
+  "-": "_",
+  ".": "_",
+  "‐": "_",
+  "‑": "_",
+  "‒": "_",
+  "–": "_",
+  "—": "_",
+  "―": "_",
+  "−": "_",
+  "⁃": "_",
+  "＿": "_",
+  "·": "_",
+  "•": "_",
+  " ": "_",
+});
+
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
+
+/**
+ * The look-alike skeleton of a name: equal skeletons mean the names are confusable.
+ *
+ * @example
+ * ```ts
+ * import { nameSkeleton } from "agent-airlock/scan";
+ * console.log(nameSkeleton("read_file") === nameSkeleton("reаd_fіle")); // true (Cyrillic а, і)
+ * console.log(nameSkeleton("read_file") === nameSkeleton("READ-FILE")); // true
+ * ```
+ */
+export function nameSkeleton(name: string): string {
+  const folded = name.normalize("NFKC").replace(IGNORABLE, "").toLowerCase();
+  let out = "";
+  for (const ch of folded.normalize("NFD")) {
+    // Drop combining marks so accented look-alikes (é, ï) meet their base letter.
+    if (/\p{M}/u.test(ch)) continue;
+    out += CONFUSABLE[ch] ?? ch;
+  }
+  // Multi-letter look-alikes: "rn" reads as "m", "vv" as "w".
+  return out.replaceAll("rn", "m").replaceAll("vv", "w");
+}

@@ -1,0 +1,149 @@
+import { RULE_CODES, RULES } from "./rules/catalog.js";
+import type { Finding, InputProblem, ScanReport, TargetResult } from "./types.js";
+
+const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/** Optional context for {@link toSarif}. */
+export interface SarifOptions {
+  /** Tool version shown as `driver.version`. */
+  version?: string;
+  /** Text of each source file, to place results on the line of the tool's name. */
+  sourceText?: (source: string) => string | undefined;
+}
+
+const level = (g: Finding["grade"]) => (g === "fail" ? "error" : "warning");
+
+/**
+ * The report as a SARIF 2.1.0 log for GitHub code scanning: one rule per code with its
+ * metadata, one result per finding, the tool as the logical location (`server/tool`),
+ * the input file as the physical location, suppressed findings carried with their
+ * justification. Input problems are tool execution notifications.
+ *
+ * @example
+ * ```ts
+ * import { scanTools, toSarif } from "agent-airlock/scan";
+ * const log = toSarif(scanTools([{ name: "echo" }]));
+ * console.log(log.version, log.runs[0].results.length); // "2.1.0" 1
+ * ```
+ */
+// biome-ignore lint/suspicious/noExplicitAny: SARIF is a large open JSON format.
+export function toSarif(report: ScanReport, options: SarifOptions = {}): any {
+  const rules = RULE_CODES.map((code) => {
+    const r = RULES[code];
+    return {
+      id: code,
+      name: r.name,
+      shortDescription: { text: r.title },
+      fullDescription: { text: r.help },
+      help: { text: `${r.help} See docs/scan-tools.md#${code.toLowerCase()}.` },
+      defaultConfiguration: { level: level(r.grade) },
+      properties: { tags: ["security", "mcp"] },
+    };
+  });
+  const results = report.results.flatMap((t) => t.findings.map((f) => result(t, f, options)));
+  return {
+    $schema: SARIF_SCHEMA,
+    version: "2.1.0",
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: "agent-airlock scan-tools",
+            ...(options.version
+              ? { version: options.version, semanticVersion: options.version }
+              : {}),
+            rules,
+          },
+        },
+        invocations: [
+          {
+            executionSuccessful: !report.problems.some((p) => p.severity === "error"),
+            exitCode: report.exitCode,
+            toolExecutionNotifications: report.problems.map(notification),
+          },
+        ],
+        properties: { policy: report.policy, exitCode: report.exitCode },
+        results,
+      },
+    ],
+  };
+}
+
+/**
+ * {@link toSarif} as text, two-space indented, final newline.
+ *
+ * @example
+ * ```ts
+ * import { formatSarif, scanTools } from "agent-airlock/scan";
+ * console.log(JSON.parse(formatSarif(scanTools([{ name: "echo" }]))).version); // "2.1.0"
+ * ```
+ */
+export function formatSarif(report: ScanReport, options: SarifOptions = {}): string {
+  return `${JSON.stringify(toSarif(report, options), null, 2)}\n`;
+}
+
+function result(t: TargetResult, f: Finding, options: SarifOptions) {
+  const qualified = t.server === null ? t.name : `${t.server}/${t.name}`;
+  const kind = t.kind === "instructions" ? "module" : "function";
+  const physical =
+    t.source === "memory" || t.source === "-"
+      ? undefined
+      : {
+          artifactLocation: { uri: toUri(t.source) },
+          region: { startLine: lineOf(options.sourceText?.(t.source), t) },
+        };
+  return {
+    ruleId: f.code,
+    ruleIndex: RULE_CODES.indexOf(f.code),
+    level: level(f.grade),
+    message: { text: `${qualified}: ${f.message}${f.excerpt ? ` «${f.excerpt}»` : ""}` },
+    locations: [
+      {
+        ...(physical ? { physicalLocation: physical } : {}),
+        logicalLocations: [{ name: t.name, fullyQualifiedName: qualified, kind }],
+      },
+    ],
+    partialFingerprints: {
+      toolFinding: `${qualified}|${f.code}|${f.pointer ?? ""}|${f.capability ?? f.signal ?? ""}`,
+    },
+    properties: {
+      grade: f.grade,
+      ...(f.pointer ? { pointer: f.pointer } : {}),
+      ...(f.capability ? { capability: f.capability } : {}),
+      ...(f.signal ? { signal: f.signal } : {}),
+    },
+    ...(f.suppressed
+      ? {
+          suppressions: [
+            { kind: "external", status: "accepted", justification: f.suppressed.reason },
+          ],
+        }
+      : {}),
+  };
+}
+
+function notification(p: InputProblem) {
+  return {
+    level: p.severity === "error" ? "error" : p.severity === "warning" ? "warning" : "note",
+    message: { text: p.message },
+    descriptor: { id: p.code },
+  };
+}
+
+function toUri(path: string): string {
+  return path
+    .split(/[\\/]/)
+    .map((seg) => encodeURIComponent(seg))
+    .join("/");
+}
+
+/** 1-based line of the tool's name in its source file (1 when unknown). */
+function lineOf(text: string | undefined, t: TargetResult): number {
+  if (text === undefined) return 1;
+  const needle = t.kind === "instructions" ? '"instructions"' : JSON.stringify(t.name);
+  const at = text.indexOf(needle);
+  if (at < 0) return 1;
+  let line = 1;
+  for (let i = 0; i < at; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}

@@ -1,0 +1,97 @@
+import pc from "picocolors";
+import type { Finding, Grade, ScanReport, TargetResult } from "./types.js";
+
+/** Options of {@link formatText}. */
+export interface TextOptions {
+  /** Colour on or off (default: picocolors' own choice, which honours NO_COLOR and non-TTY). */
+  color?: boolean;
+  /** List passing tools too (default true). */
+  showPassed?: boolean;
+}
+
+/**
+ * Render a report for a person: input notes first, then each tool (and each server's
+ * instructions) with its grade, inferred capabilities and findings, then a summary line
+ * with the exit code.
+ *
+ * @example
+ * ```ts
+ * import { formatText, scanTools } from "agent-airlock/scan";
+ * console.log(formatText(scanTools([{ name: "echo" }]), { color: false }));
+ * ```
+ */
+export function formatText(report: ScanReport, options: TextOptions = {}): string {
+  const c = pc.createColors(options.color ?? pc.isColorSupported);
+  const badge = (g: Grade) =>
+    g === "fail"
+      ? c.red(c.bold("FAIL"))
+      : g === "warn"
+        ? c.yellow(c.bold("WARN"))
+        : c.green("PASS");
+  const lines: string[] = [];
+  lines.push(
+    c.bold(`airlock scan-tools`) +
+      c.dim(
+        ` · policy ${report.policy} · ${report.toolCount} tool${report.toolCount === 1 ? "" : "s"}`,
+      ),
+  );
+  for (const p of report.problems) {
+    const tag =
+      p.severity === "error"
+        ? c.red("error")
+        : p.severity === "warning"
+          ? c.yellow("warning")
+          : c.dim("note");
+    lines.push(`${tag}: ${p.message}`);
+  }
+  if (report.results.length > 0) lines.push("");
+  for (const r of report.results) {
+    if (r.grade === "pass" && options.showPassed === false) continue;
+    lines.push(`${badge(r.grade)}  ${c.bold(targetLabel(r))}${capabilityLabel(r, c.dim)}`);
+    for (const f of r.findings) lines.push(findingLine(f, c));
+  }
+  const s = report.suppressions;
+  for (const x of s.expired) {
+    lines.push(
+      c.yellow(
+        `suppression expired on ${x.expires}: ${x.tool} ${x.code} (${x.reason}); it no longer applies`,
+      ),
+    );
+  }
+  for (const x of s.unused) {
+    lines.push(c.yellow(`unused suppression: ${x.tool} ${x.code} matched no finding; remove it`));
+  }
+  lines.push("");
+  const summary = `${report.failed} failed, ${report.warned} warned, ${report.passed} passed; exit code ${report.exitCode}`;
+  lines.push(
+    report.exitCode === 2
+      ? c.red(summary)
+      : report.exitCode === 1
+        ? c.yellow(summary)
+        : c.green(summary),
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+function targetLabel(r: TargetResult): string {
+  const base = r.kind === "instructions" ? `instructions of ${r.name}` : r.name;
+  return r.server !== null && r.kind === "tool" ? `${r.server}/${base}` : base;
+}
+
+function capabilityLabel(r: TargetResult, dim: (s: string) => string): string {
+  if (r.capabilities.length === 0) return "";
+  return dim(`  [${r.capabilities.map((x) => x.capability).join(", ")}]`);
+}
+
+function findingLine(f: Finding, c: ReturnType<typeof pc.createColors>): string {
+  const grade = f.suppressed
+    ? c.dim("supp")
+    : f.grade === "fail"
+      ? c.red("fail")
+      : c.yellow("warn");
+  const where = f.pointer ? c.dim(` ${f.pointer}`) : "";
+  const signal = f.signal ? ` [${f.signal}]` : "";
+  const excerpt = f.excerpt ? c.dim(` «${f.excerpt}»`) : "";
+  const suppressed = f.suppressed ? c.dim(` (suppressed: ${f.suppressed.reason})`) : "";
+  return `    ${c.bold(f.code)} ${grade}${where}${signal} ${f.message}${excerpt}${suppressed}`;
+}

@@ -1,0 +1,251 @@
+import type { Stats } from "node:fs";
+import { readdir, readFile, stat } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { ScanInputError } from "./errors.js";
+import { extractToolDefs } from "./extract.js";
+import type { InputProblem, ToolSet } from "./types.js";
+
+/** Files larger than this are refused (bounded work). */
+export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+/** A directory with more JSON files than this is read up to the limit, with a warning. */
+export const MAX_DIRECTORY_FILES = 10_000;
+
+/**
+ * Client configuration names read first in a directory, in this order; every other
+ * `*.json` file follows in name order.
+ */
+export const KNOWN_CONFIG_NAMES: readonly string[] = Object.freeze([
+  "mcp.json",
+  "claude_desktop_config.json",
+  ".mcp.json",
+  ".vscode/mcp.json",
+  ".cursor/mcp.json",
+]);
+
+/** Options of {@link loadToolDefs}. */
+export interface LoadOptions {
+  /** Where `-` reads from (default `process.stdin`). */
+  stdin?: AsyncIterable<Uint8Array | string>;
+}
+
+/**
+ * Load tool definitions from a file, a directory, or `-` (standard input), in any
+ * supported form (docs/scan-tools.md, "Inputs"). Never starts a server.
+ *
+ * A missing path throws `SCAN_INPUT_MISSING`; a file given by name that cannot be read
+ * or parsed throws `SCAN_INPUT_UNREADABLE` / `SCAN_INPUT_INVALID`. Inside a directory
+ * such a file is a warning naming it, and the other files are still read.
+ *
+ * @example
+ * ```ts
+ * import { loadToolDefs, resolvePolicy, scanTools } from "agent-airlock/scan";
+ * const set = await loadToolDefs("examples/data/scan/tools.json");
+ * const report = scanTools(set, resolvePolicy("read-only"), { policyName: "read-only" });
+ * console.log(report.exitCode);
+ * ```
+ */
+export async function loadToolDefs(path: string, options: LoadOptions = {}): Promise<ToolSet> {
+  if (path === "-") {
+    const text = await readStream(options.stdin ?? process.stdin);
+    return fromText(text, "-");
+  }
+  let info: Stats;
+  try {
+    info = await stat(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      throw new ScanInputError("SCAN_INPUT_MISSING", path, `${path}: no such file or directory`, {
+        cause: err,
+      });
+    }
+    throw new ScanInputError(
+      "SCAN_INPUT_UNREADABLE",
+      path,
+      `${path}: cannot be read (${code ?? "error"})`,
+      {
+        cause: err,
+      },
+    );
+  }
+  if (info.isDirectory()) return loadDirectory(path);
+  return fromText(await readText(path, info), path);
+}
+
+/**
+ * Parse tool definitions from JSON text (what `-` reads). Throws `SCAN_INPUT_INVALID` on
+ * text that is not JSON or not a supported form.
+ *
+ * @example
+ * ```ts
+ * import { parseToolDefs } from "agent-airlock/scan";
+ * const set = parseToolDefs('[{"name":"echo"}]', "inline");
+ * console.log(set.tools[0]?.definition.name); // "echo"
+ * ```
+ */
+export function parseToolDefs(text: string, source: string): ToolSet {
+  return fromText(text, source);
+}
+
+function fromText(text: string, source: string): ToolSet {
+  let value: unknown;
+  try {
+    value = JSON.parse(stripBom(text));
+  } catch (err) {
+    throw new ScanInputError(
+      "SCAN_INPUT_INVALID",
+      source,
+      `${source}: not valid JSON (${(err as Error).message})`,
+      { cause: err },
+    );
+  }
+  const found = extractToolDefs(value, source);
+  const set: ToolSet = {
+    tools: found.tools,
+    instructions: found.instructions,
+    problems: found.problems,
+    sources: [source],
+  };
+  return finish(set, source);
+}
+
+async function loadDirectory(dir: string): Promise<ToolSet> {
+  const set: ToolSet = { tools: [], instructions: [], problems: [], sources: [] };
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith(".json")).sort();
+  } catch (err) {
+    throw new ScanInputError("SCAN_INPUT_UNREADABLE", dir, `${dir}: directory cannot be listed`, {
+      cause: err,
+    });
+  }
+  const ordered: string[] = [];
+  for (const known of KNOWN_CONFIG_NAMES) {
+    if (known.includes("/")) {
+      if (await isFile(join(dir, known))) ordered.push(known);
+    } else if (names.includes(known)) {
+      ordered.push(known);
+    }
+  }
+  for (const n of names) if (!ordered.includes(n)) ordered.push(n);
+  if (ordered.length > MAX_DIRECTORY_FILES) {
+    set.problems.push({
+      severity: "warning",
+      code: "INPUT_LIMIT",
+      source: dir,
+      message: `${dir}: ${ordered.length} JSON files; only the first ${MAX_DIRECTORY_FILES} were read`,
+    });
+    ordered.length = MAX_DIRECTORY_FILES;
+  }
+  for (const name of ordered) {
+    const file = join(dir, name);
+    let text: string;
+    try {
+      const info = await stat(file);
+      if (!info.isFile()) continue;
+      text = await readText(file, info);
+    } catch (err) {
+      set.problems.push(warning("INPUT_UNREADABLE", file, (err as Error).message));
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(stripBom(text));
+    } catch (err) {
+      set.problems.push(
+        warning(
+          "INPUT_INVALID",
+          file,
+          `${file}: not valid JSON (${(err as Error).message}); skipped`,
+        ),
+      );
+      continue;
+    }
+    try {
+      const found = extractToolDefs(value, file);
+      set.tools.push(...found.tools);
+      set.instructions.push(...found.instructions);
+      set.problems.push(...found.problems);
+      set.sources.push(file);
+    } catch (err) {
+      if (!(err instanceof ScanInputError)) throw err;
+      set.problems.push({
+        severity: "info",
+        code: "NOT_A_TOOL_INPUT",
+        source: file,
+        message: `${err.message}; skipped`,
+      });
+    }
+  }
+  return finish(set, dir);
+}
+
+function finish(set: ToolSet, source: string): ToolSet {
+  if (set.tools.length === 0 && set.instructions.length === 0) {
+    set.problems.push({
+      severity: "warning",
+      code: "NO_TOOLS",
+      source,
+      message: `${source}: no tool definitions found: nothing was checked`,
+    });
+  }
+  return set;
+}
+
+async function readText(path: string, info: Stats): Promise<string> {
+  if (!info.isFile()) {
+    throw new ScanInputError("SCAN_INPUT_UNREADABLE", path, `${path}: not a regular file`);
+  }
+  if (info.size > MAX_INPUT_BYTES) {
+    throw new ScanInputError(
+      "SCAN_INPUT_UNREADABLE",
+      path,
+      `${path}: ${info.size} bytes, over the ${MAX_INPUT_BYTES}-byte limit`,
+    );
+  }
+  try {
+    return await readFile(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? "error";
+    throw new ScanInputError("SCAN_INPUT_UNREADABLE", path, `${path}: cannot be read (${code})`, {
+      cause: err,
+    });
+  }
+}
+
+async function readStream(stream: AsyncIterable<Uint8Array | string>): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buf = typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk);
+    size += buf.length;
+    if (size > MAX_INPUT_BYTES) {
+      throw new ScanInputError(
+        "SCAN_INPUT_UNREADABLE",
+        "-",
+        `-: standard input over the ${MAX_INPUT_BYTES}-byte limit`,
+      );
+    }
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function warning(code: string, file: string, message: string): InputProblem {
+  return {
+    severity: "warning",
+    code,
+    source: file,
+    message: message.includes(basename(file)) ? message : `${file}: ${message}`,
+  };
+}
+
+const stripBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);

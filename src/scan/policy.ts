@@ -1,0 +1,330 @@
+import { readFile } from "node:fs/promises";
+import picomatch from "picomatch";
+import { ScanPolicyError } from "./errors.js";
+
+/**
+ * Which capabilities a policy grants. A capability is checked against `denied` first
+ * (SCAN006, fail), then `sandboxOnly` (SCAN007, warn), then `granted` (pass); one that
+ * matches none of them is not granted (SCAN006, fail). Entries are picomatch globs over
+ * capability names such as `fs.read` (`*.read`, `exec.*`).
+ */
+export interface CapabilityPolicy {
+  granted: readonly string[];
+  denied: readonly string[];
+  sandboxOnly: readonly string[];
+  /**
+   * When true (the default), a tool's MCP annotations may narrow what its name suggests
+   * (`readOnlyHint: true` on `update_x` reads as a read; SCAN011 still flags the
+   * contradiction). When false, name and annotation evidence are both kept: a
+   * camouflaged tool cannot talk its way down.
+   */
+  annotationsMayNarrow: boolean;
+}
+
+/**
+ * A least-privilege policy as data: which tool names may be loaded (picomatch globs; a
+ * glob with a `/` is matched against `server/tool`), and which capabilities they may use.
+ * `deny` wins over `allow`; a name no `allow` glob matches is not allow-listed.
+ */
+export interface SecurityPolicy {
+  name: string;
+  description: string;
+  allow: readonly string[];
+  deny: readonly string[];
+  capabilities: CapabilityPolicy;
+}
+
+const freeze = (p: SecurityPolicy): SecurityPolicy =>
+  Object.freeze({
+    ...p,
+    allow: Object.freeze([...p.allow]),
+    deny: Object.freeze([...p.deny]),
+    capabilities: Object.freeze({
+      ...p.capabilities,
+      granted: Object.freeze([...p.capabilities.granted]),
+      denied: Object.freeze([...p.capabilities.denied]),
+      sandboxOnly: Object.freeze([...p.capabilities.sandboxOnly]),
+    }),
+  });
+
+/**
+ * `--policy permissive`: every tool and every capability is allowed. Only the contract
+ * rules (poisoning, open surfaces, untyped arguments, refs, annotations, names) apply.
+ *
+ * @example
+ * ```ts
+ * import { PERMISSIVE_POLICY, scanTools } from "agent-airlock/scan";
+ * const report = scanTools([{ name: "echo", inputSchema: { type: "object", additionalProperties: false } }], PERMISSIVE_POLICY);
+ * console.log(report.exitCode); // 0
+ * ```
+ */
+export const PERMISSIVE_POLICY: SecurityPolicy = freeze({
+  name: "permissive",
+  description: "Every tool and capability allowed; contract rules only.",
+  allow: ["**"],
+  deny: [],
+  capabilities: { granted: ["**"], denied: [], sandboxOnly: [], annotationsMayNarrow: true },
+});
+
+/**
+ * `--policy read-only`: reads pass; outbound network, secrets and tools whose capability
+ * cannot be inferred are sandbox-only; writes, deletes, execution, sending and raw
+ * sockets are denied.
+ *
+ * @example
+ * ```ts
+ * import { READ_ONLY_POLICY, scanTools } from "agent-airlock/scan";
+ * const report = scanTools([{ name: "delete_file", inputSchema: { type: "object", additionalProperties: false } }], READ_ONLY_POLICY);
+ * console.log(report.results[0]?.findings.map((f) => f.code)); // ["SCAN006"]
+ * ```
+ */
+export const READ_ONLY_POLICY: SecurityPolicy = freeze({
+  name: "read-only",
+  description: "Reads only: no writes, deletes, execution or sending.",
+  allow: ["**"],
+  deny: [],
+  capabilities: {
+    granted: ["*.read"],
+    denied: ["*.write", "*.delete", "exec.*", "message.send", "net.socket"],
+    sandboxOnly: ["secrets.read", "net.outbound", "unknown"],
+    annotationsMayNarrow: true,
+  },
+});
+
+/**
+ * `--policy strict`: reads pass; writes and outbound network only in a sandbox; deletes,
+ * execution, secrets, sending, raw sockets and unknown capabilities are denied.
+ *
+ * @example
+ * ```ts
+ * import { STRICT_POLICY } from "agent-airlock/scan";
+ * console.log(STRICT_POLICY.capabilities.denied.includes("exec.*")); // true
+ * ```
+ */
+export const STRICT_POLICY: SecurityPolicy = freeze({
+  name: "strict",
+  description: "Reads pass; writes and network sandboxed; deletes, execution, secrets denied.",
+  allow: ["**"],
+  deny: [],
+  capabilities: {
+    granted: ["fs.read", "db.read", "state.read", "message.read"],
+    denied: ["*.delete", "exec.*", "secrets.*", "message.send", "net.socket", "unknown"],
+    sandboxOnly: ["fs.write", "db.write", "state.write", "net.outbound"],
+    annotationsMayNarrow: true,
+  },
+});
+
+/**
+ * `--policy deny-by-default`: no tool is allow-listed (extend it with a policy file that
+ * names the reviewed tools), only plain reads are granted, annotations cannot narrow what
+ * a name shows, and every other capability is refused.
+ *
+ * @example
+ * ```ts
+ * import { CAMOUFLAGE_RESISTANT_POLICY, scanTools } from "agent-airlock/scan";
+ * const report = scanTools([{ name: "read_file" }], CAMOUFLAGE_RESISTANT_POLICY);
+ * console.log(report.results[0]?.findings[0]?.code); // "SCAN001"
+ * ```
+ */
+export const CAMOUFLAGE_RESISTANT_POLICY: SecurityPolicy = freeze({
+  name: "deny-by-default",
+  description: "Nothing allowed unless listed; plain reads only; annotations cannot narrow.",
+  allow: [],
+  deny: [],
+  capabilities: {
+    granted: ["fs.read", "db.read", "state.read", "message.read"],
+    denied: [],
+    sandboxOnly: [],
+    annotationsMayNarrow: false,
+  },
+});
+
+/** The `--policy` names, each mapped to its shipped constant. */
+export const POLICIES: Readonly<Record<PolicyName, SecurityPolicy>> = Object.freeze({
+  permissive: PERMISSIVE_POLICY,
+  "read-only": READ_ONLY_POLICY,
+  strict: STRICT_POLICY,
+  "deny-by-default": CAMOUFLAGE_RESISTANT_POLICY,
+});
+
+/** Names accepted by `--policy` and {@link resolvePolicy}. */
+export type PolicyName = "permissive" | "read-only" | "strict" | "deny-by-default";
+
+/** The `--policy` names, in documentation order. */
+export const POLICY_NAMES: readonly PolicyName[] = Object.freeze([
+  "permissive",
+  "read-only",
+  "strict",
+  "deny-by-default",
+]);
+
+/**
+ * The shipped policy for a `--policy` name. Throws `SCAN_POLICY_UNKNOWN` for any other
+ * name (the message lists the valid ones).
+ *
+ * @example
+ * ```ts
+ * import { READ_ONLY_POLICY, resolvePolicy } from "agent-airlock/scan";
+ * console.log(resolvePolicy("read-only") === READ_ONLY_POLICY); // true
+ * ```
+ */
+export function resolvePolicy(name: string): SecurityPolicy {
+  if (Object.hasOwn(POLICIES, name)) return POLICIES[name as PolicyName];
+  throw new ScanPolicyError(
+    "SCAN_POLICY_UNKNOWN",
+    `unknown policy ${JSON.stringify(name)}: use one of ${POLICY_NAMES.join(", ")}, or a policy file (--policy-file)`,
+  );
+}
+
+const TOP_KEYS = new Set([
+  "$schema",
+  "version",
+  "name",
+  "description",
+  "extends",
+  "tools",
+  "capabilities",
+]);
+const TOOL_KEYS = new Set(["allow", "deny"]);
+const CAP_KEYS = new Set(["granted", "denied", "sandboxOnly", "annotationsMayNarrow"]);
+
+/**
+ * Validate a user policy (the parsed JSON of a policy file) and build the policy. With
+ * `extends`, the preset's lists are kept and the file's lists are added to them. Unknown
+ * keys, empty or non-string globs and a wrong `version` are errors (`SCAN_POLICY_INVALID`),
+ * so a typo never silently widens or narrows a policy.
+ *
+ * ```json
+ * { "version": 1, "name": "team", "extends": "deny-by-default",
+ *   "tools": { "allow": ["github/get_*", "read_file"] },
+ *   "capabilities": { "granted": ["net.outbound"] } }
+ * ```
+ *
+ * @example
+ * ```ts
+ * import { parsePolicy } from "agent-airlock/scan";
+ * const policy = parsePolicy({ version: 1, name: "team", extends: "read-only", tools: { deny: ["*_admin"] } });
+ * console.log(policy.deny); // ["*_admin"]
+ * ```
+ */
+export function parsePolicy(value: unknown, source = "policy"): SecurityPolicy {
+  const fail = (what: string) => new ScanPolicyError("SCAN_POLICY_INVALID", `${source}: ${what}`);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw fail("a policy must be a JSON object");
+  }
+  const v = value as Record<string, unknown>;
+  for (const key of Object.keys(v)) {
+    if (!TOP_KEYS.has(key))
+      throw fail(`unknown key ${JSON.stringify(key)} (allowed: ${[...TOP_KEYS].join(", ")})`);
+  }
+  if (Object.hasOwn(v, "version") && v.version !== 1) throw fail("version must be 1");
+  let base: SecurityPolicy | undefined;
+  if (Object.hasOwn(v, "extends")) {
+    if (typeof v.extends !== "string") throw fail("extends must be a policy name");
+    try {
+      base = resolvePolicy(v.extends);
+    } catch (err) {
+      throw fail((err as Error).message);
+    }
+  }
+  const name = Object.hasOwn(v, "name") ? v.name : (base?.name ?? "custom");
+  if (typeof name !== "string" || name.trim() === "") throw fail("name must be a non-empty string");
+  const description = Object.hasOwn(v, "description")
+    ? v.description
+    : `custom policy from ${source}`;
+  if (typeof description !== "string") throw fail("description must be a string");
+  const tools = section(v, "tools", TOOL_KEYS, fail);
+  const caps = section(v, "capabilities", CAP_KEYS, fail);
+  const list = (sec: Record<string, unknown>, key: string, where: string): string[] => {
+    if (!Object.hasOwn(sec, key)) return [];
+    const arr = sec[key];
+    if (!Array.isArray(arr)) throw fail(`${where}.${key} must be an array of globs`);
+    return arr.map((g, i) => {
+      if (typeof g !== "string" || g.trim() === "") {
+        throw fail(`${where}.${key}[${i}] must be a non-empty string glob`);
+      }
+      try {
+        picomatch.makeRe(g);
+      } catch {
+        throw fail(`${where}.${key}[${i}] is not a valid glob: ${JSON.stringify(g)}`);
+      }
+      return g;
+    });
+  };
+  let narrow = base?.capabilities.annotationsMayNarrow ?? true;
+  if (Object.hasOwn(caps, "annotationsMayNarrow")) {
+    if (typeof caps.annotationsMayNarrow !== "boolean") {
+      throw fail("capabilities.annotationsMayNarrow must be true or false");
+    }
+    narrow = caps.annotationsMayNarrow;
+  }
+  return freeze({
+    name,
+    description,
+    allow: [...(base?.allow ?? []), ...list(tools, "allow", "tools")],
+    deny: [...(base?.deny ?? []), ...list(tools, "deny", "tools")],
+    capabilities: {
+      granted: [...(base?.capabilities.granted ?? []), ...list(caps, "granted", "capabilities")],
+      denied: [...(base?.capabilities.denied ?? []), ...list(caps, "denied", "capabilities")],
+      sandboxOnly: [
+        ...(base?.capabilities.sandboxOnly ?? []),
+        ...list(caps, "sandboxOnly", "capabilities"),
+      ],
+      annotationsMayNarrow: narrow,
+    },
+  });
+}
+
+function section(
+  v: Record<string, unknown>,
+  key: string,
+  allowed: Set<string>,
+  fail: (what: string) => ScanPolicyError,
+): Record<string, unknown> {
+  if (!Object.hasOwn(v, key)) return {};
+  const sec = v[key];
+  if (typeof sec !== "object" || sec === null || Array.isArray(sec)) {
+    throw fail(`${key} must be an object`);
+  }
+  for (const k of Object.keys(sec)) {
+    if (!allowed.has(k)) {
+      throw fail(`unknown key ${key}.${k} (allowed: ${[...allowed].join(", ")})`);
+    }
+  }
+  return sec as Record<string, unknown>;
+}
+
+/**
+ * Read and validate a policy file (JSON). Throws `SCAN_POLICY_INVALID` with the file
+ * name on unreadable files, bad JSON and invalid policies.
+ *
+ * @example
+ * ```ts
+ * import { loadPolicyFile } from "agent-airlock/scan";
+ * const policy = await loadPolicyFile("examples/data/scan/policy.json");
+ * console.log(policy.name);
+ * ```
+ */
+export async function loadPolicyFile(path: string): Promise<SecurityPolicy> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    throw new ScanPolicyError(
+      "SCAN_POLICY_INVALID",
+      `${path}: policy file cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`,
+      { cause: err },
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new ScanPolicyError(
+      "SCAN_POLICY_INVALID",
+      `${path}: policy file is not valid JSON (${(err as Error).message})`,
+      { cause: err },
+    );
+  }
+  return parsePolicy(value, path);
+}

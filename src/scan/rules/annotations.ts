@@ -1,0 +1,57 @@
+import type { ToolDefinition } from "../../pins/types.js";
+import type { CapabilityProfile } from "../capabilities.js";
+import type { Finding } from "../types.js";
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * SCAN011: annotations that claim less than the evidence shows. Clients relax approval
+ * for read-only and non-destructive tools, so such a hint is how a dangerous tool hides.
+ */
+export function annotationFindings(tool: ToolDefinition, profile: CapabilityProfile): Finding[] {
+  const a = isObject(tool.annotations) ? tool.annotations : null;
+  const evidence = profile.evidenceAccess;
+  if (a === null || evidence === null) return [];
+  const findings: Finding[] = [];
+  if (a.readOnlyHint === true && evidence.access !== "read") {
+    findings.push({
+      code: "SCAN011",
+      grade: "fail",
+      pointer: "/annotations/readOnlyHint",
+      message: `readOnlyHint is true but the ${evidence.evidence} says the tool can ${verb(evidence.access)}`,
+    });
+  }
+  if (
+    a.destructiveHint === false &&
+    a.readOnlyHint !== true &&
+    (evidence.access === "delete" || evidence.access === "exec")
+  ) {
+    findings.push({
+      code: "SCAN011",
+      grade: "fail",
+      pointer: "/annotations/destructiveHint",
+      message: `destructiveHint is false but the ${evidence.evidence} says the tool can ${verb(evidence.access)}`,
+    });
+  }
+  if (a.openWorldHint === false) {
+    const net = profile.capabilities.find(
+      (c) =>
+        (c.capability === "net.outbound" || c.capability === "net.socket") &&
+        c.source !== "annotation",
+    );
+    if (net) {
+      findings.push({
+        code: "SCAN011",
+        grade: "fail",
+        pointer: "/annotations/openWorldHint",
+        message: `openWorldHint is false but the ${net.evidence} says the tool reaches the network`,
+      });
+    }
+  }
+  return findings;
+}
+
+function verb(access: string): string {
+  return access === "exec" ? "execute commands" : access === "delete" ? "delete" : "write";
+}

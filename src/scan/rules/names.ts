@@ -1,0 +1,62 @@
+import { nameSkeleton } from "../confusables.js";
+import type { Finding, LoadedTool } from "../types.js";
+
+/**
+ * SCAN012 over a whole input: exact duplicates, case-only differences and look-alikes
+ * (same confusable skeleton). Returns findings by tool index. A tool listed twice with the
+ * very same definition under the same server (the same config read twice) is a warning;
+ * any other collision fails, on every tool involved.
+ */
+export function nameFindings(
+  tools: readonly LoadedTool[],
+  same: (a: number, b: number) => boolean,
+): Map<number, Finding[]> {
+  const bySkeleton = new Map<string, number[]>();
+  tools.forEach((t, i) => {
+    const key = nameSkeleton(t.definition.name);
+    const list = bySkeleton.get(key);
+    if (list) list.push(i);
+    else bySkeleton.set(key, [i]);
+  });
+  const out = new Map<number, Finding[]>();
+  for (const group of bySkeleton.values()) {
+    if (group.length < 2) continue;
+    for (const i of group) {
+      const me = tools[i]!;
+      for (const j of group) {
+        if (j === i) continue;
+        const other = tools[j]!;
+        const where = `${other.server === null ? "" : `server ${JSON.stringify(other.server)}, `}${other.source}`;
+        let kind: string;
+        let grade: Finding["grade"] = "fail";
+        if (other.definition.name === me.definition.name) {
+          const identical = other.server === me.server && same(i, j);
+          kind = identical ? "listed again with an identical definition" : "duplicate name";
+          if (identical) grade = "warn";
+        } else if (other.definition.name.toLowerCase() === me.definition.name.toLowerCase()) {
+          kind = `differs only in case from ${JSON.stringify(other.definition.name)}`;
+        } else {
+          kind = `looks like ${JSON.stringify(other.definition.name)} (${describeDifference(me.definition.name, other.definition.name)})`;
+        }
+        const list = out.get(i) ?? [];
+        list.push({
+          code: "SCAN012",
+          grade,
+          pointer: "/name",
+          message: `${JSON.stringify(me.definition.name)} ${kind} (${where}): one tool can shadow the other`,
+        });
+        out.set(i, list);
+      }
+    }
+  }
+  return out;
+}
+
+function describeDifference(a: string, b: string): string {
+  const odd = [...new Set([...a, ...b])].filter((c) => c.charCodeAt(0) > 0x7e || c < " ");
+  if (odd.length === 0) return "confusable characters";
+  return `non-ASCII ${odd
+    .slice(0, 6)
+    .map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`)
+    .join(" ")}`;
+}

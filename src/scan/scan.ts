@@ -1,0 +1,215 @@
+import type { ToolDefinition } from "../pins/types.js";
+import { inferCapabilities } from "./capabilities.js";
+import { PERMISSIVE_POLICY, type SecurityPolicy } from "./policy.js";
+import { compilePolicy } from "./policy-match.js";
+import { annotationFindings } from "./rules/annotations.js";
+import { issuerFindings } from "./rules/issuer.js";
+import { nameFindings } from "./rules/names.js";
+import { instructionFindings, toolPoisoningFindings } from "./rules/poisoning.js";
+import { policyFindings } from "./rules/policy.js";
+import { schemaFindings } from "./rules/schema.js";
+import { isExpired } from "./suppressions.js";
+import type {
+  Finding,
+  Grade,
+  InputProblem,
+  LoadedTool,
+  ScanReport,
+  Suppression,
+  TargetResult,
+  ToolSet,
+} from "./types.js";
+
+/** Options of {@link scanTools}. */
+export interface ScanOptions {
+  /** Name shown in findings and the report (default: the policy's own `name`). */
+  policyName?: string;
+  /** Reviewed per-finding exceptions (see `parseSuppressions`). */
+  suppressions?: readonly Suppression[];
+  /** Clock for suppression expiry (default: now). */
+  now?: Date;
+}
+
+const RANK: Record<Grade, number> = { pass: 0, warn: 1, fail: 2 };
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Check each tool's declared contract against a policy. `input` is what `loadToolDefs`
+ * returns (tools, server instructions and input problems), or an array of tool
+ * definitions (plain objects, or objects with `toJSON()` such as SDK tools). Never
+ * mutates the input, never throws on hostile tools: an unreadable entry is an input
+ * problem (exit code 2), a schema past the analysis bounds is a SCAN013 finding.
+ *
+ * Exit code: 2 if any unsuppressed finding fails or the input has an error, else 1 if
+ * anything warns (input warnings included), else 0.
+ *
+ * @example
+ * ```ts
+ * import { resolvePolicy, scanTools } from "agent-airlock/scan";
+ * const report = scanTools(
+ *   [{ name: "delete_file", inputSchema: { type: "object", properties: { path: { type: "string" } } } }],
+ *   resolvePolicy("strict"),
+ *   { policyName: "strict" },
+ * );
+ * console.log(report.exitCode, report.results[0]?.findings.map((f) => f.code)); // 2 ["SCAN006", "SCAN003", "SCAN005"]
+ * ```
+ */
+export function scanTools(
+  input: ToolSet | readonly unknown[],
+  policy: SecurityPolicy = PERMISSIVE_POLICY,
+  options: ScanOptions = {},
+): ScanReport {
+  const set = Array.isArray(input) ? fromArray(input) : (input as ToolSet);
+  const policyName = options.policyName ?? policy.name;
+  const compiled = compilePolicy(policy);
+  const tools = set.tools;
+  const names = nameFindings(tools, (a, b) =>
+    sameDefinition(tools[a]!.definition, tools[b]!.definition),
+  );
+
+  const results: TargetResult[] = [];
+  for (const inst of set.instructions) {
+    results.push({
+      kind: "instructions",
+      name: inst.server ?? inst.source,
+      server: inst.server,
+      source: inst.source,
+      grade: "pass",
+      capabilities: [],
+      findings: instructionFindings(inst.text),
+    });
+  }
+  tools.forEach((loaded, i) => {
+    const def = loaded.definition;
+    const profile = inferCapabilities(def, {
+      annotationsMayNarrow: policy.capabilities.annotationsMayNarrow,
+    });
+    const findings: Finding[] = [
+      ...policyFindings(def.name, loaded.server, profile, compiled, policyName),
+      ...toolPoisoningFindings(def),
+      ...schemaFindings(def, profile),
+      ...issuerFindings(def),
+      ...annotationFindings(def, profile),
+      ...(names.get(i) ?? []),
+    ];
+    findings.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+    results.push({
+      kind: "tool",
+      name: def.name,
+      server: loaded.server,
+      source: loaded.source,
+      grade: "pass",
+      capabilities: profile.capabilities,
+      findings,
+    });
+  });
+
+  const suppressions = applySuppressions(
+    results,
+    options.suppressions ?? [],
+    options.now ?? new Date(),
+  );
+  let worst = 0;
+  let failed = 0;
+  let warned = 0;
+  let passed = 0;
+  for (const r of results) {
+    let g = 0;
+    for (const f of r.findings) if (!f.suppressed) g = Math.max(g, RANK[f.grade]);
+    r.grade = g === 2 ? "fail" : g === 1 ? "warn" : "pass";
+    if (g === 2) failed++;
+    else if (g === 1) warned++;
+    else passed++;
+    worst = Math.max(worst, g);
+  }
+  for (const p of set.problems) {
+    if (p.severity === "error") worst = 2;
+    else if (p.severity === "warning") worst = Math.max(worst, 1);
+  }
+  const exitCode = worst as 0 | 1 | 2;
+  return {
+    schemaVersion: 1,
+    policy: policyName,
+    exitCode,
+    grade: exitCode === 2 ? "fail" : exitCode === 1 ? "warn" : "pass",
+    failed,
+    warned,
+    passed,
+    toolCount: tools.length,
+    results,
+    problems: set.problems,
+    suppressions,
+  };
+}
+
+function applySuppressions(results: TargetResult[], list: readonly Suppression[], now: Date) {
+  const applied = new Set<Suppression>();
+  const expired = list.filter((s) => isExpired(s, now));
+  const live = list.filter((s) => !isExpired(s, now));
+  for (const r of results) {
+    if (r.kind !== "tool") continue;
+    for (const f of r.findings) {
+      const s = live.find(
+        (x) =>
+          x.tool === r.name &&
+          x.code === f.code &&
+          (x.server === undefined || x.server === r.server),
+      );
+      if (s) {
+        f.suppressed = { reason: s.reason, expires: s.expires ?? null };
+        applied.add(s);
+      }
+    }
+  }
+  return {
+    applied: live.filter((s) => applied.has(s)),
+    expired,
+    unused: live.filter((s) => !applied.has(s)),
+  };
+}
+
+/** Turn an array of definitions into a tool set; unreadable entries become input errors. */
+function fromArray(list: readonly unknown[]): ToolSet {
+  const tools: LoadedTool[] = [];
+  const problems: InputProblem[] = [];
+  list.forEach((entry, i) => {
+    let value = entry;
+    try {
+      const toJSON = isObject(entry) ? entry.toJSON : undefined;
+      if (typeof toJSON === "function") value = toJSON.call(entry);
+    } catch (err) {
+      problems.push(entryError(i, `toJSON() threw (${(err as Error)?.message ?? String(err)})`));
+      return;
+    }
+    if (!isObject(value)) {
+      problems.push(entryError(i, "not an object"));
+      return;
+    }
+    const name = Object.hasOwn(value, "name") ? value.name : undefined;
+    if (typeof name !== "string" || name === "") {
+      problems.push(entryError(i, "no non-empty string name"));
+      return;
+    }
+    tools.push({ definition: value as ToolDefinition, source: "memory", server: null });
+  });
+  return { tools, instructions: [], problems, sources: ["memory"] };
+}
+
+function entryError(i: number, what: string): InputProblem {
+  return {
+    severity: "error",
+    code: "ENTRY_INVALID",
+    source: "memory",
+    message: `memory#/${i}: ${what}`,
+  };
+}
+
+function sameDefinition(a: ToolDefinition, b: ToolDefinition): boolean {
+  if (a === b) return true;
+  try {
+    return JSON.stringify(a) === JSON.stringify(b);
+  } catch {
+    return false;
+  }
+}
