@@ -1,16 +1,420 @@
-import type { Command } from "commander";
+import { existsSync } from "node:fs";
+import { type Command, Option } from "commander";
+import { ToolDefinitionPinGuard } from "../../pins/guard.js";
+import {
+  DEFAULT_PIN_FILE,
+  guardFromPinFile,
+  type PinFile,
+  pinFileFromGuard,
+  readPinFile,
+  writePinFile,
+} from "../../pins/pin-file.js";
+import { resolvePolicy, scanTools } from "../../scan/index.js";
+import type { TargetResult } from "../../scan/types.js";
+import { listToolsFrom } from "../connect.js";
+import {
+  type OutputFormat,
+  type Palette,
+  paletteFor,
+  parseOutputFormat,
+  printable,
+  progressLine,
+  writeJson,
+} from "../output.js";
+import { askLine, closePrompt } from "../prompt.js";
+import { renderToolReview, reviewListing, type ToolReview, toolReviewJson } from "../review.js";
+import {
+  describeSource,
+  resolveTargets,
+  sourceRecord,
+  type Target,
+  type TargetOptions,
+} from "../targets.js";
 
-/** Registers `airlock pin`. Not built yet: prints a clear message and exits 2. */
+/** Exit codes of `airlock pin` (identical for text and JSON output). */
+export const PIN_EXIT = {
+  /** Every listed tool is pinned (the file was updated, or already up to date). */
+  allPinned: 0,
+  /** Review done, but some listed tools are not pinned: declined, drift not re-approved, duplicate or unreadable. */
+  someNotPinned: 1,
+  /** Nothing written: usage error, no terminal and no --yes, a server, pin file or config that could not be read. */
+  error: 2,
+} as const;
+
+interface PinCliOptions extends TargetOptions {
+  pins: string;
+  yes?: boolean;
+  reapprove?: string[];
+  prune?: boolean;
+  policy: string;
+  output: OutputFormat;
+  maxPages: string;
+  timeout: string;
+}
+
+/** What happened to one listed tool. */
+type PinOutcome =
+  | "already_pinned"
+  | "approved"
+  | "reapproved"
+  | "declined"
+  | "drift_not_reapproved"
+  | "duplicate"
+  | "unreadable";
+
+interface SectionResult {
+  server: string;
+  source: string | null;
+  error?: string;
+  written: boolean;
+  tools: { review: ToolReview; outcome: PinOutcome; scan: TargetResult | undefined }[];
+  pruned: string[];
+  missing: string[];
+}
+
+/**
+ * Registers `airlock pin`: list a server's tools, show each with its scan findings and,
+ * for a changed pinned tool, the field-by-field diff; then write the approved ones to
+ * the pin file. Interactive on a terminal; `--yes` for scripts (approves new tools;
+ * a changed tool needs `--reapprove NAME`). Never accepts drift silently.
+ *
+ * @example
+ * ```ts
+ * import { Command } from "commander";
+ * import { registerPin } from "./pin.js";
+ * const program = new Command("airlock");
+ * registerPin(program);
+ * await program.parseAsync(["node", "airlock", "pin", "--yes", "--server", "demo", "--from", "tools.json"]);
+ * ```
+ */
 export function registerPin(program: Command): void {
   program
     .command("pin")
-    .description(
-      "Review and approve a server's tools into a pin file (issue 7) [not yet available]",
+    .description("Review a server's tools and approve them into the pin file")
+    .usage("[options] [-- COMMAND ARGS...]")
+    .option("--pins <file>", "pin file to create or update", DEFAULT_PIN_FILE)
+    .option("--server <name>", 'pin-file section (default: the only one, else "default")')
+    .option("--url <url>", "a Streamable HTTP server")
+    .option("--header <header...>", 'HTTP header for --url, "Name: value"')
+    .option("--from <file>", "a saved tools/list answer instead of a live server")
+    .option("--config <path>", "pin every server of an MCP client config (one section each)")
+    .option("-y, --yes", "approve new tools without asking (for scripts)")
+    .option(
+      "--reapprove <name...>",
+      "with --yes: accept these changed tools (the diff is still shown)",
     )
-    .allowUnknownOption(true)
-    .allowExcessArguments(true)
-    .action(() => {
-      process.stderr.write("airlock pin: not available in this release yet\n");
-      process.exitCode = 2;
+    .option("--prune", "remove pins of tools the server no longer lists")
+    .option("--policy <name>", "scan-tools policy for the findings shown", "permissive")
+    .addOption(
+      new Option("--output <format>", "text or json").default("text").argParser(parseOutputFormat),
+    )
+    .option("--max-pages <n>", "page cap per listing", "100")
+    .option("--timeout <ms>", "per-request timeout when talking to a server", "30000")
+    .argument("[command...]", "server command line after --")
+    .addHelpText(
+      "after",
+      `
+Review: on a terminal, each new or changed tool is shown (definition, scan findings, and
+for a changed tool the diff against the approved one) and you answer y/n; "a" approves the
+remaining new tools (never changed ones), "q" declines the rest. Without a terminal,
+--yes is required: it approves new tools, and a changed tool only with --reapprove NAME.
+
+Exit codes: 0 every listed tool is pinned; 1 some listed tools are not pinned (declined,
+changed and not re-approved, duplicate, unreadable); 2 nothing written (no terminal and no
+--yes, or a server, pin file or config that could not be read). Same codes for --output json.`,
+    )
+    .action(async (command: string[], options: PinCliOptions) => {
+      try {
+        process.exitCode = await runPin(command, options);
+      } finally {
+        closePrompt();
+      }
     });
+}
+
+async function runPin(command: string[], options: PinCliOptions): Promise<number> {
+  const json = options.output === "json";
+  const fail = (message: string) => {
+    if (json)
+      writeJson({ pinFile: options.pins, exitCode: PIN_EXIT.error, error: message, servers: [] });
+    else process.stderr.write(`airlock pin: ${printable(message)}\n`);
+    return PIN_EXIT.error;
+  };
+  let file: PinFile | null = null;
+  if (existsSync(options.pins)) {
+    try {
+      file = await readPinFile(options.pins);
+    } catch (err) {
+      return fail(`${(err as Error).message} (not overwritten)`);
+    }
+  }
+  let targets: Target[];
+  try {
+    targets = resolveTargets(options, command, file);
+    if (
+      command.length === 0 &&
+      options.url === undefined &&
+      options.from === undefined &&
+      options.config === undefined
+    ) {
+      targets = targets.filter((t) => t.source !== null);
+      if (targets.length === 0)
+        throw new Error("give the server: -- COMMAND ARGS, --url, --from or --config");
+    }
+    resolvePolicy(options.policy);
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+  const interactive = !options.yes && process.stdin.isTTY === true && process.stderr.isTTY === true;
+  if (!options.yes && !interactive) {
+    progressLine("no terminal to review on: nothing will be written (use --yes in scripts)");
+  }
+  const c = json ? paletteFor({}) : paletteFor(process.stdout);
+  const results: SectionResult[] = [];
+  let quit = false;
+  for (const target of targets) {
+    const outcome = await pinOne(target, file, options, {
+      interactive,
+      c,
+      json,
+      quit: () => quit,
+      setQuit: () => {
+        quit = true;
+      },
+    });
+    results.push(outcome.result);
+    if (outcome.file) file = outcome.file;
+  }
+  const errors = results.some((r) => r.error !== undefined);
+  const unapproved = results.some((r) =>
+    r.tools.some((t) => !["already_pinned", "approved", "reapproved"].includes(t.outcome)),
+  );
+  const wroteNothingForLackOfConsent =
+    !options.yes &&
+    !interactive &&
+    results.some((r) =>
+      r.tools.some((t) => t.outcome === "declined" || t.outcome === "drift_not_reapproved"),
+    );
+  const exitCode =
+    errors || wroteNothingForLackOfConsent
+      ? PIN_EXIT.error
+      : unapproved
+        ? PIN_EXIT.someNotPinned
+        : PIN_EXIT.allPinned;
+  if (json) {
+    writeJson({
+      pinFile: options.pins,
+      exitCode,
+      servers: results.map((r) => ({
+        server: r.server,
+        source: r.source,
+        written: r.written,
+        ...(r.error !== undefined ? { error: r.error } : {}),
+        tools: r.tools.map((t) => ({
+          ...toolReviewJson(t.review),
+          outcome: t.outcome,
+          scan: t.scan ? { grade: t.scan.grade, findings: t.scan.findings } : null,
+        })),
+        pruned: r.pruned,
+        missing: r.missing,
+      })),
+    });
+  } else {
+    for (const r of results) process.stdout.write(summaryText(r, options.pins, c));
+  }
+  return exitCode;
+}
+
+async function pinOne(
+  target: Target,
+  file: PinFile | null,
+  options: PinCliOptions,
+  ui: { interactive: boolean; c: Palette; json: boolean; quit(): boolean; setQuit(): void },
+): Promise<{ result: SectionResult; file?: PinFile }> {
+  const result: SectionResult = {
+    server: target.section,
+    source: target.source ? describeSource(target.source) : null,
+    written: false,
+    tools: [],
+    pruned: [],
+    missing: [],
+  };
+  if (!target.source) return { result: { ...result, error: target.problem ?? "no source" } };
+  const hasSection = file !== null && Object.hasOwn(file.servers, target.section);
+  let guard: ToolDefinitionPinGuard;
+  let tools: unknown[];
+  try {
+    guard = hasSection
+      ? guardFromPinFile(file!, { server: target.section })
+      : new ToolDefinitionPinGuard();
+    progressLine(`pinning section ${JSON.stringify(target.section)}`);
+    tools = (
+      await listToolsFrom(target.source, {
+        maxPages: Number(options.maxPages),
+        timeoutMs: Number(options.timeout),
+        progress: progressLine,
+      })
+    ).tools;
+  } catch (err) {
+    return { result: { ...result, error: (err as Error).message } };
+  }
+  const review = reviewListing(guard, tools);
+  result.missing = review.missing;
+  const scans = scanByName(tools, options.policy);
+  const reapprove = new Set(options.reapprove ?? []);
+  let approveRestOfNew = false;
+  const { c } = ui;
+  const show = (lines: string[]) => {
+    if (!ui.json || ui.interactive)
+      (ui.interactive ? process.stderr : process.stdout).write(`${lines.join("\n")}\n`);
+  };
+  for (const item of review.tools) {
+    const scan = item.name !== null ? scans.get(item.name) : undefined;
+    let outcome: PinOutcome;
+    if (item.status === "pinned") outcome = "already_pinned";
+    else if (item.status === "duplicate" || item.status === "unreadable") {
+      outcome = item.status;
+      show(renderToolReview(item, c));
+    } else {
+      show(describeCandidate(item, scan, c));
+      const drift = item.status === "drift";
+      let yes = false;
+      if (ui.interactive && !ui.quit()) {
+        if (!drift && approveRestOfNew) yes = true;
+        else {
+          const shown = printable(JSON.stringify(item.name));
+          const answer = await askLine(
+            drift
+              ? `Re-approve the CHANGED tool ${shown}? [y/N/q] `
+              : `Approve ${shown}? [y/N/a=all new/q] `,
+          );
+          const key = (answer ?? "q").trim().toLowerCase();
+          if (key === "q" || answer === null) ui.setQuit();
+          if (key === "a" && !drift) approveRestOfNew = true;
+          yes = key === "y" || key === "yes" || (key === "a" && !drift);
+        }
+      } else if (options.yes) {
+        yes = drift ? item.name !== null && reapprove.has(item.name) : true;
+      }
+      if (yes) {
+        guard.approve(item.definition);
+        outcome = drift ? "reapproved" : "approved";
+      } else {
+        outcome = drift ? "drift_not_reapproved" : "declined";
+      }
+    }
+    result.tools.push({ review: item, outcome, scan });
+  }
+  if (options.prune) {
+    for (const name of review.missing) {
+      if ((ui.interactive || options.yes) && guard.revoke(name)) result.pruned.push(name);
+    }
+  }
+  const changed =
+    result.tools.some((t) => t.outcome === "approved" || t.outcome === "reapproved") ||
+    result.pruned.length > 0 ||
+    (!hasSection && (ui.interactive || options.yes === true));
+  if (!changed) return { result };
+  const next = pinFileFromGuard(guard, { server: target.section, ...(file ? { into: file } : {}) });
+  const record = sourceRecord(target.source);
+  const section = next.servers[target.section]!;
+  if (record) section.source = record;
+  try {
+    await writePinFile(options.pins, next);
+  } catch (err) {
+    return { result: { ...result, error: (err as Error).message } };
+  }
+  result.written = true;
+  return { result, file: next };
+}
+
+function scanByName(tools: unknown[], policy: string): Map<string, TargetResult> {
+  const map = new Map<string, TargetResult>();
+  try {
+    const report = scanTools(tools, resolvePolicy(policy), { policyName: policy });
+    for (const result of report.results) {
+      if (result.kind === "tool" && !map.has(result.name)) map.set(result.name, result);
+    }
+  } catch (err) {
+    progressLine(`scan-tools could not scan this listing: ${(err as Error).message}`);
+  }
+  return map;
+}
+
+function describeCandidate(item: ToolReview, scan: TargetResult | undefined, c: Palette): string[] {
+  const lines: string[] = [];
+  const name = printable(JSON.stringify(item.name));
+  if (item.status === "drift") {
+    lines.push(renderToolReview(item, c).join("\n"));
+  } else {
+    lines.push(`  ${c.yellow("NEW".padEnd(10))} ${c.bold(name)}`);
+    const def = item.definition as Record<string, unknown>;
+    for (const field of ["description", "inputSchema", "outputSchema", "annotations"] as const) {
+      if (def[field] === undefined) continue;
+      const value = typeof def[field] === "string" ? (def[field] as string) : safeJson(def[field]);
+      lines.push(`      ${field}: ${printable(cut(value, 400))}`);
+    }
+  }
+  if (scan) {
+    const grade =
+      scan.grade === "pass"
+        ? c.green("pass")
+        : scan.grade === "warn"
+          ? c.yellow("warn")
+          : c.red("fail");
+    lines.push(`      scan-tools: ${grade}`);
+    for (const finding of scan.findings) {
+      if (finding.suppressed) continue;
+      lines.push(
+        `        ${finding.code} ${finding.grade}: ${printable(cut(finding.message, 300))}`,
+      );
+    }
+  }
+  return lines;
+}
+
+function summaryText(r: SectionResult, pins: string, c: Palette): string {
+  const lines = [
+    `${c.bold(`server ${printable(JSON.stringify(r.server))}`)}${r.source ? c.dim(` (${printable(r.source)})`) : ""}`,
+  ];
+  if (r.error !== undefined) {
+    lines.push(`  ${c.red("ERROR")} ${printable(r.error)}`, "");
+    return `${lines.join("\n")}\n`;
+  }
+  const count = (o: PinOutcome) => r.tools.filter((t) => t.outcome === o).length;
+  lines.push(
+    `  ${r.tools.length} listed: ${count("already_pinned")} already pinned, ${count("approved")} approved, ${count("reapproved")} re-approved` +
+      `, ${count("declined")} declined, ${count("drift_not_reapproved")} changed and not re-approved, ${count("duplicate") + count("unreadable")} not pinnable`,
+  );
+  for (const t of r.tools) {
+    if (t.outcome === "drift_not_reapproved" || t.outcome === "declined") {
+      lines.push(
+        c.red(
+          `  not pinned: ${printable(t.review.name ?? "?")} (${t.outcome === "declined" ? "declined" : "changed; re-approve it to accept the change"})`,
+        ),
+      );
+    }
+  }
+  if (r.pruned.length > 0) lines.push(`  pruned: ${r.pruned.map((n) => printable(n)).join(", ")}`);
+  if (r.missing.length > 0 && r.pruned.length === 0) {
+    lines.push(
+      c.dim(
+        `  pinned but no longer listed (kept; --prune removes them): ${r.missing.map((n) => printable(n)).join(", ")}`,
+      ),
+    );
+  }
+  lines.push(r.written ? c.green(`  written to ${pins}`) : c.dim(`  ${pins} not changed`), "");
+  return `${lines.join("\n")}\n`;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return "[unprintable]";
+  }
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

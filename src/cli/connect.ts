@@ -1,0 +1,192 @@
+import { readFile } from "node:fs/promises";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { z } from "zod";
+import { AirlockError } from "../errors.js";
+import { toolPageSource } from "../mcp/tool-page-source.js";
+import { collectToolPages } from "../mcp/tool-pages.js";
+import { VERSION } from "./version.js";
+
+/** Where a command gets a server's tools from. */
+export type ToolSource =
+  | { kind: "stdio"; command: string; args: string[]; env?: Record<string, string>; cwd?: string }
+  | { kind: "http"; url: string; headers?: Record<string, string> }
+  | { kind: "file"; path: string };
+
+/** Codes of {@link ToolSourceError}. */
+export type ToolSourceErrorCode =
+  /** The server could not be started or reached, or did not complete `initialize`. */
+  | "SOURCE_CONNECT"
+  /** The server failed `tools/list` (an error answer, a timeout, a pagination fault). */
+  | "SOURCE_LISTING"
+  /** A saved listing file could not be read or is not a listing. */
+  | "SOURCE_FILE";
+
+/**
+ * A server's tools could not be obtained. The CLI reports it and exits 2.
+ *
+ * @example
+ * ```ts
+ * import { ToolSourceError, listToolsFrom } from "./connect.js";
+ * try { await listToolsFrom({ kind: "file", path: "missing.json" }); }
+ * catch (err) { if (err instanceof ToolSourceError) console.log(err.code); } // "SOURCE_FILE"
+ * ```
+ */
+export class ToolSourceError extends AirlockError {
+  declare readonly code: ToolSourceErrorCode;
+  constructor(code: ToolSourceErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
+
+/** What {@link listToolsFrom} returns. */
+export interface ListedTools {
+  /** Every tool of every page, exactly as the server sent it (no SDK parsing). */
+  tools: unknown[];
+  pages: number;
+  /** `serverInfo` of the `initialize` answer, when connected. */
+  serverInfo?: { name?: string; version?: string };
+}
+
+/** The SDK would parse (and strip) tool fields: take the result as sent. */
+const AsSent = z.unknown();
+
+/**
+ * List every tool of a server: over stdio (the server is started and stopped), over
+ * Streamable HTTP, or from a saved `tools/list` answer in any shape (`{tools}`, an array,
+ * a JSON-RPC response, a captured `{server, tools: {tools}}`). Pages are followed with
+ * agent-airlock's pager, so cursor loops, endless pages and broken pages are refused.
+ *
+ * @example
+ * ```ts
+ * import { listToolsFrom } from "./connect.js";
+ * const { tools } = await listToolsFrom({ kind: "stdio", command: "node", args: ["server.js"] });
+ * console.log(tools.length);
+ * ```
+ */
+export async function listToolsFrom(
+  source: ToolSource,
+  options: { maxPages?: number; timeoutMs?: number; progress?: (line: string) => void } = {},
+): Promise<ListedTools> {
+  if (source.kind === "file") return readSavedListing(source.path);
+  const progress = options.progress ?? (() => {});
+  const client = new Client({ name: "airlock", version: VERSION }, { capabilities: {} });
+  let stderrTail = "";
+  let transport: StdioClientTransport | StreamableHTTPClientTransport;
+  if (source.kind === "stdio") {
+    const stdio = new StdioClientTransport({
+      command: source.command,
+      args: source.args,
+      env: { ...(process.env as Record<string, string>), ...source.env },
+      cwd: source.cwd,
+      stderr: "pipe",
+    });
+    stdio.stderr?.on("data", (chunk: Buffer) => {
+      stderrTail = (stderrTail + chunk.toString("utf8")).slice(-2_000);
+    });
+    transport = stdio;
+    progress(`starting ${[source.command, ...source.args].join(" ")}`);
+  } else {
+    transport = new StreamableHTTPClientTransport(new URL(source.url), {
+      requestInit: source.headers ? { headers: source.headers } : undefined,
+    });
+    progress(`connecting to ${source.url}`);
+  }
+  const timeout = options.timeoutMs ?? 30_000;
+  try {
+    try {
+      await client.connect(transport, { timeout });
+    } catch (cause) {
+      const tail = stderrTail.trim() === "" ? "" : `\nserver stderr:\n${stderrTail.trim()}`;
+      throw new ToolSourceError(
+        "SOURCE_CONNECT",
+        `could not connect: ${(cause as Error).message}${tail}`,
+        { cause },
+      );
+    }
+    const serverInfo = client.getServerVersion();
+    progress(`connected to ${serverInfo?.name ?? "the server"}; listing tools`);
+    let pagesSeen = 0;
+    const request = async (params: { cursor?: string }) => {
+      pagesSeen++;
+      if (pagesSeen > 1) progress(`page ${pagesSeen}`);
+      return client.request({ method: "tools/list", params }, AsSent, { timeout });
+    };
+    try {
+      const collected = await collectToolPages(toolPageSource(request), {
+        maxPages: options.maxPages ?? 100,
+      });
+      progress(`listed ${collected.tools.length} tool(s) on ${collected.pages} page(s)`);
+      return {
+        tools: collected.tools,
+        pages: collected.pages,
+        ...(serverInfo
+          ? { serverInfo: { name: serverInfo.name, version: serverInfo.version } }
+          : {}),
+      };
+    } catch (cause) {
+      throw new ToolSourceError(
+        "SOURCE_LISTING",
+        `tools/list failed: ${(cause as Error).message}`,
+        { cause },
+      );
+    }
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+/** Largest saved listing read, in bytes. */
+const MAX_LISTING_FILE_BYTES = 64 * 1024 * 1024;
+
+async function readSavedListing(path: string): Promise<ListedTools> {
+  let text: string;
+  try {
+    const buffer = await readFile(path);
+    if (buffer.length > MAX_LISTING_FILE_BYTES) {
+      throw new Error(`larger than ${MAX_LISTING_FILE_BYTES} bytes`);
+    }
+    text = buffer.toString("utf8");
+  } catch (cause) {
+    throw new ToolSourceError("SOURCE_FILE", `cannot read ${path}: ${(cause as Error).message}`, {
+      cause,
+    });
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (cause) {
+    throw new ToolSourceError("SOURCE_FILE", `${path} is not JSON: ${(cause as Error).message}`, {
+      cause,
+    });
+  }
+  const tools = savedTools(data);
+  if (tools === null) {
+    throw new ToolSourceError(
+      "SOURCE_FILE",
+      `${path} is not a saved tools/list answer (expected {"tools": [...]}, an array of tools, or a JSON-RPC response with result.tools)`,
+    );
+  }
+  const next = data as { nextCursor?: unknown; result?: { nextCursor?: unknown } } | null;
+  if (typeof next?.nextCursor === "string" && next.nextCursor !== "") {
+    throw new ToolSourceError(
+      "SOURCE_FILE",
+      `${path} is one page of a longer listing (it has a nextCursor): save every page`,
+    );
+  }
+  return { tools, pages: 1 };
+}
+
+function savedTools(data: unknown): unknown[] | null {
+  if (Array.isArray(data)) return data;
+  if (typeof data !== "object" || data === null) return null;
+  const record = data as { tools?: unknown; result?: unknown };
+  if (Array.isArray(record.tools)) return record.tools;
+  // A captured {server, tools: {tools: [...]}} or a JSON-RPC response {result: {tools}}.
+  for (const inner of [record.tools, record.result]) {
+    const tools = (inner as { tools?: unknown } | null | undefined)?.tools;
+    if (Array.isArray(tools)) return tools;
+  }
+  return null;
+}

@@ -1,0 +1,69 @@
+import pc from "picocolors";
+
+/** Output formats of the operator commands. */
+export type OutputFormat = "text" | "json";
+
+/** Colour functions: picocolors when stdout is a colour terminal, identity otherwise. */
+export interface Palette {
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  dim(text: string): string;
+  bold(text: string): string;
+}
+
+/**
+ * Colours for a stream: none when `NO_COLOR` is set, when the stream is not a terminal,
+ * or for JSON output (picocolors reads `NO_COLOR`/`FORCE_COLOR` and the terminal).
+ *
+ * @example
+ * ```ts
+ * import { paletteFor } from "./output.js";
+ * const c = paletteFor(process.stdout);
+ * console.log(c.red("refused"));
+ * ```
+ */
+export function paletteFor(stream: { isTTY?: boolean }): Palette {
+  const enabled = pc.isColorSupported && stream.isTTY === true;
+  const colors = pc.createColors(enabled);
+  return {
+    red: colors.red,
+    green: colors.green,
+    yellow: colors.yellow,
+    dim: colors.dim,
+    bold: colors.bold,
+  };
+}
+
+/**
+ * Escape what a terminal would act on in text that came from a server: control
+ * characters (except newline and tab), bidirectional overrides, lone surrogates.
+ *
+ * @example
+ * ```ts
+ * import { printable } from "./output.js";
+ * console.log(printable("evil\u001b[2J")); // "evil\\u001b[2J"
+ * ```
+ */
+export function printable(text: string): string {
+  return text.replace(
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/** Validate `--output`. */
+export function parseOutputFormat(value: string): OutputFormat {
+  if (value === "text" || value === "json") return value;
+  throw new Error(`--output must be text or json, got ${JSON.stringify(value)}`);
+}
+
+/** Progress and diagnostics go to stderr, so stdout stays clean for JSON. */
+export function progressLine(line: string): void {
+  process.stderr.write(`airlock: ${printable(line)}\n`);
+}
+
+/** Write a JSON document to stdout. */
+export function writeJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
