@@ -1,0 +1,86 @@
+/**
+ * Encoded instructions: base64 (standard or URL-safe), hex and `\xNN` runs that decode
+ * to readable text are decoded and scanned again. Bounded: at most 32 candidates per
+ * text, 64 KiB per candidate, 256 KiB decoded in all, two levels of nesting.
+ */
+import type { RawHit } from "./types.js";
+
+const CANDIDATE = /[A-Za-z0-9+/_\\-]{24,}={0,2}/g;
+const HEX_ONLY = /^[0-9A-Fa-f]+$/;
+const ESCAPED_HEX = /^(?:\\x[0-9A-Fa-f]{2})+$/;
+const MAX_CANDIDATES = 32;
+const MAX_CANDIDATE_LENGTH = 64 * 1024;
+const MAX_DECODED_TOTAL = 256 * 1024;
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Decoded text if it reads as text (mostly printable, has a word and a space or shell operator). */
+function asReadable(bytes: Uint8Array): string | undefined {
+  if (bytes.length < 8) return undefined;
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+  let printable = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 0x20 && c < 0x7f) || c === 0x0a || c === 0x09 || c >= 0xa0) printable++;
+  }
+  if (printable / text.length < 0.9) return undefined;
+  if (!/[A-Za-z]{3}/.test(text) || !/[ |;&/]/.test(text)) return undefined;
+  return text;
+}
+
+function decodeCandidate(candidate: string): { text: string; encoding: string } | undefined {
+  if (candidate.includes("\\")) {
+    if (!ESCAPED_HEX.test(candidate)) return undefined;
+    const text = asReadable(Buffer.from(candidate.replace(/\\x/g, ""), "hex"));
+    return text === undefined ? undefined : { text, encoding: "\\x-escaped hex" };
+  }
+  if (HEX_ONLY.test(candidate) && candidate.length >= 32) {
+    const even = candidate.length % 2 === 0 ? candidate : candidate.slice(0, -1);
+    const text = asReadable(Buffer.from(even, "hex"));
+    if (text !== undefined) return { text, encoding: "hex" };
+  }
+  const text = asReadable(Buffer.from(candidate, "base64"));
+  return text === undefined ? undefined : { text, encoding: "base64" };
+}
+
+/**
+ * Decode bounded candidates in the original text and ask `inner` what the decoded text
+ * carries; a candidate whose decoded text carries any signal becomes an
+ * `encoded-instruction` hit (original offsets).
+ */
+export function detectEncoded(
+  text: string,
+  hits: RawHit[],
+  inner: (decoded: string) => string[],
+): void {
+  CANDIDATE.lastIndex = 0;
+  let candidates = 0;
+  let decodedTotal = 0;
+  for (;;) {
+    const match = CANDIDATE.exec(text);
+    if (match === null || candidates >= MAX_CANDIDATES || decodedTotal >= MAX_DECODED_TOTAL) break;
+    const candidate = match[0];
+    if (candidate.length > MAX_CANDIDATE_LENGTH) continue;
+    if (!/[0-9+/=\\]/.test(candidate) && !/[A-Z].*[a-z].*[A-Z]/.test(candidate.slice(0, 64))) {
+      // A plain word run (snake_case_identifier_names) is not an encoding.
+      if (!HEX_ONLY.test(candidate)) continue;
+    }
+    candidates++;
+    const decoded = decodeCandidate(candidate);
+    if (decoded === undefined) continue;
+    decodedTotal += decoded.text.length;
+    const signals = inner(decoded.text);
+    if (signals.length === 0) continue;
+    hits.push({
+      signal: "encoded-instruction",
+      start: match.index,
+      end: match.index + candidate.length,
+      why: `${decoded.encoding} text decodes to ${JSON.stringify(decoded.text.slice(0, 80))}, which carries ${signals.join(", ")}`,
+    });
+  }
+}

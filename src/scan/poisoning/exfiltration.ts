@@ -1,0 +1,141 @@
+/**
+ * Signals that data leaves: secrets read or collected, data sent to a fixed address or
+ * URL, and parameters the model is asked to fill with its conversation, prompt or secrets.
+ */
+import {
+  ANY_MARKER,
+  DIRECTIVE,
+  OUTSIDE_DESTINATION,
+  SECRET_NOUN,
+  SECRET_PATH,
+  SIDE_MARKER,
+  URL,
+} from "./cues.js";
+import { isDefensive, isNegated, type PhraseRule, runRules, sentenceAround } from "./rules.js";
+import type { RawHit } from "./types.js";
+
+const EMAIL = "[\\w.+-]{1,64}@[\\w-]{1,63}\\.[\\w-]{1,63}(?:\\.[\\w-]{1,63})?(?:\\.[\\w-]{1,63})?";
+const DESTINATION = `(?:${URL}|${EMAIL}|${OUTSIDE_DESTINATION})`;
+const MARKER_RE = new RegExp(`\\b${ANY_MARKER}\\b`, "i");
+const DIRECTIVE_RE = new RegExp(`\\b(?:${DIRECTIVE}|${SIDE_MARKER}|first|before)\\b`, "i");
+
+const STRONG_READ = /^(?:cat|exfiltrat|steal|harvest|dump|leak|grab)/i;
+
+const notNegated = (text: string, m: RegExpExecArray) =>
+  !isNegated(text, m.index) && !isDefensive(text, m.index);
+
+/** Phrase rules of the exfiltration family (exported for the linear-time lint test). */
+export const EXFILTRATION_RULES: readonly PhraseRule[] = [
+  {
+    signal: "secret-access",
+    pattern: new RegExp(
+      `\\b(?:read|reads|reading|cat|collect|collects|collecting|include|includes|including|append|appends|appending|attach|attaches|extract|extracts|dump|dumps|harvest|harvests|gather|gathers|copy|copies|grab|grabs|steal|steals|exfiltrate|exfiltrates|send|sends|upload|uploads|leak|leaks|forward|forwards|open|opens|load|loads|print|prints|output|outputs|access|accesses|retrieve|retrieves|fetch|fetches|check|verify|confirm)\\b[^\\n]{0,60}?${SECRET_PATH}`,
+      "gi",
+    ),
+    why: "has the model or the tool read a key, credential or shell file",
+    accept: (text, m) =>
+      notNegated(text, m) &&
+      (STRONG_READ.test(m[0]) ||
+        MARKER_RE.test(sentenceAround(text, m.index, m.index + m[0].length))),
+  },
+  {
+    signal: "secret-access",
+    pattern: new RegExp(
+      `\\b(?:collect|collects|collecting|harvest|harvests|gather|gathers|dump|dumps|steal|steals|exfiltrate|exfiltrates|extract|extracts|grab|grabs|scrape|scrapes|read|reads|include|includes|append|appends|copy|copies)\\b[^\\n]{0,60}?\\b${SECRET_NOUN}\\b`,
+      "gi",
+    ),
+    why: "has the tool or the model collect keys, credentials or secrets on the side",
+    accept: (text, m) =>
+      notNegated(text, m) && MARKER_RE.test(sentenceAround(text, m.index, m.index + m[0].length)),
+  },
+  {
+    signal: "secret-access",
+    pattern:
+      /\bcredential[- ]?dump(?:ing|er)?\b|\bdump (?:the |all |any )?(?:credentials|passwords|secrets|keys|tokens)\b/gi,
+    why: "asks for credentials to be dumped",
+  },
+  {
+    signal: "secret-access",
+    pattern:
+      /\b(?:reply|respond|answer|output|print|reveal|disclose|leak|share|paste)\b[^\n]{0,20}?\b(?:with|the|your|all|any)\b[^\n]{0,25}?\b(?:admin|root|api|access|secret|auth|session|bearer|master)[ -]?(?:token|key|password|credentials?|secret)s?\b/gi,
+    why: "asks the model to hand over a token, password or key",
+    accept: notNegated,
+  },
+  {
+    signal: "exfiltration",
+    pattern: new RegExp(
+      `\\b(?:send|sends|sent|sending|forward|forwards|forwarded|forwarding|post|posts|posted|posting|upload|uploads|uploaded|uploading|transmit|transmits|transmitted|exfiltrate|exfiltrates|exfiltrated|leak|leaks|leaked|e-?mail|e-?mails|e-?mailed|mail|mails|mailed|beacon|beacons|submit|submits|relay|relays|relayed|copy|copies|copied|pipe|pipes)\\b[^\\n]{0,80}?\\b(?:to|into|onto|towards|at)\\s(?:our\\s|the\\s|a\\s|an\\s)?[^\\n]{0,40}?${DESTINATION}`,
+      "gi",
+    ),
+    why: "sends data to a fixed address, URL or outside destination",
+    accept: notNegated,
+  },
+  {
+    signal: "exfiltration",
+    pattern: new RegExp(`\\b(?:bcc|cc)\\b:?\\s(?:to\\s)?${EMAIL}`, "gi"),
+    why: "copies messages to a fixed address",
+    accept: notNegated,
+  },
+  {
+    signal: "exfiltration",
+    pattern: new RegExp(
+      `\\b(?:access|visit|contact|ping|notify|call|fetch|hit|query|connect to|report|log|sync|push|publish|share|make (?:a |an )?(?:[a-z]{1,10} )?request to|send (?:a |an )?(?:[a-z]{1,10} )?request to)\\b[^\\n]{0,80}?(?:${URL}|${OUTSIDE_DESTINATION})`,
+      "gi",
+    ),
+    why: "orders a request to a fixed endpoint outside the tool's job",
+    accept: (text, m) =>
+      notNegated(text, m) &&
+      DIRECTIVE_RE.test(sentenceAround(text, m.index, m.index + m[0].length)),
+  },
+  {
+    signal: "exfiltration",
+    pattern: /\bexfiltrat(?:e|es|ed|ing)\b/gi,
+    why: "asks for data to be exfiltrated",
+    accept: notNegated,
+  },
+];
+
+const FILL =
+  "(?:include|includes|including|pass|put|provide|fill|insert|attach|paste|send|add|copy|place|populate|enter|supply|dump|append|embed|contain|contains|set (?:this|it) to)";
+const CONTEXT_ITEM =
+  "(?:system prompt|system message|your (?:instructions|prompt|rules|guidelines|system message|context|memory)|(?:full|entire|complete|whole|verbatim|prior|previous|past|earlier|raw) (?:conversation|chat|messages?|history|transcript|dialog(?:ue)?|context|prompt)|conversation history|chat history|message history|context window|previous messages|other tools?'? (?:descriptions|outputs|results)|tool descriptions|all (?:available )?tools)";
+
+/** Phrase rules of the side-channel family (exported for the linear-time lint test). */
+export const SIDE_CHANNEL_RULES: readonly PhraseRule[] = [
+  {
+    signal: "side-channel-parameter",
+    pattern: new RegExp(`\\b${FILL}\\b[^\\n]{0,40}?\\b${CONTEXT_ITEM}\\b`, "gi"),
+    why: "asks the model to put its conversation, prompt or instructions into a parameter",
+    accept: notNegated,
+  },
+  {
+    signal: "side-channel-parameter",
+    pattern: new RegExp(
+      `\\b${FILL}\\b[^\\n]{0,30}?\\b(?:any|all|every|the user'?s?|your)\\b[^\\n]{0,20}?\\b(?:${SECRET_NOUN}|environment variables|env vars|personal (?:data|information|details))\\b`,
+      "gi",
+    ),
+    why: "asks the model to put secrets or personal data into a parameter",
+    accept: notNegated,
+  },
+];
+
+const CONTENTS_OF_SECRET = new RegExp(`\\bcontents? of\\b[^\\n]{0,30}?${SECRET_PATH}`, "gi");
+
+/** Run the exfiltration and side-channel families over the matching text. */
+export function detectExfiltration(text: string, inSchema: boolean, hits: RawHit[]): void {
+  runRules(EXFILTRATION_RULES, text, hits);
+  runRules(SIDE_CHANNEL_RULES, text, hits);
+  if (inSchema) {
+    runRules(
+      [
+        {
+          signal: "side-channel-parameter",
+          pattern: CONTENTS_OF_SECRET,
+          why: "a schema text asks for the contents of a key or credential file",
+        },
+      ],
+      text,
+      hits,
+    );
+  }
+}

@@ -1,0 +1,267 @@
+/**
+ * The matching form of a text: NFKC, common Latin look-alikes folded (Cyrillic `о` reads
+ * as `o`), invisible and control characters removed, ANSI escape sequences removed,
+ * whitespace runs collapsed to one space (a run holding a line break becomes one line
+ * break). Case is kept; the phrase patterns fold case themselves (`i` flag) so that the
+ * all-caps banner check can still see capitals.
+ *
+ * Every unit of the matching text remembers the original span it came from, so findings
+ * are reported on the text the caller passed in.
+ */
+export interface NormalizedText {
+  readonly text: string;
+  /** Original start offset of each unit of `text`. */
+  readonly from: Int32Array;
+  /** Original end offset (exclusive) of each unit of `text`. */
+  readonly to: Int32Array;
+}
+
+/** Look-alike letters folded to Latin so `іgnоre` (Cyrillic і, о) still reads `ignore`. */
+const CONFUSABLES: Readonly<Record<string, string>> = {
+  а: "a",
+  е: "e",
+  о: "o",
+  р: "p",
+  с: "c",
+  у: "y",
+  х: "x",
+  і: "i",
+  ј: "j",
+  ѕ: "s",
+  һ: "h",
+  ԁ: "d",
+  ԛ: "q",
+  ԝ: "w",
+  ɡ: "g",
+  ο: "o",
+  α: "a",
+  ι: "i",
+  κ: "k",
+  ν: "v",
+  ρ: "p",
+  υ: "u",
+  χ: "x",
+  А: "A",
+  В: "B",
+  Е: "E",
+  К: "K",
+  М: "M",
+  Н: "H",
+  О: "O",
+  Р: "P",
+  С: "C",
+  Т: "T",
+  Х: "X",
+  І: "I",
+  Ј: "J",
+  Ѕ: "S",
+  Α: "A",
+  Β: "B",
+  Ε: "E",
+  Ζ: "Z",
+  Η: "H",
+  Ι: "I",
+  Κ: "K",
+  Μ: "M",
+  Ν: "N",
+  Ο: "O",
+  Ρ: "P",
+  Τ: "T",
+  Υ: "Y",
+  Χ: "X",
+};
+
+/**
+ * True for characters that render as nothing: zero-width characters, bidirectional
+ * controls, Unicode tag characters, variation selectors, fillers and the soft hyphen.
+ */
+export function isInvisibleCodePoint(cp: number): boolean {
+  return (
+    (cp >= 0x200b && cp <= 0x200f) ||
+    (cp >= 0x202a && cp <= 0x202e) ||
+    (cp >= 0x2060 && cp <= 0x2064) ||
+    (cp >= 0x2066 && cp <= 0x2069) ||
+    cp === 0xfeff ||
+    cp === 0x00ad ||
+    cp === 0x034f ||
+    cp === 0x061c ||
+    cp === 0x180e ||
+    cp === 0x115f ||
+    cp === 0x1160 ||
+    cp === 0x17b4 ||
+    cp === 0x17b5 ||
+    cp === 0x3164 ||
+    cp === 0xffa0 ||
+    (cp >= 0xfe00 && cp <= 0xfe0f) ||
+    (cp >= 0xe0000 && cp <= 0xe007f) ||
+    (cp >= 0xe0100 && cp <= 0xe01ef)
+  );
+}
+
+function isSpaceCodePoint(cp: number): boolean {
+  return (
+    cp === 0x20 ||
+    (cp >= 0x09 && cp <= 0x0d) ||
+    cp === 0xa0 ||
+    cp === 0x1680 ||
+    (cp >= 0x2000 && cp <= 0x200a) ||
+    cp === 0x2028 ||
+    cp === 0x2029 ||
+    cp === 0x202f ||
+    cp === 0x205f ||
+    cp === 0x3000
+  );
+}
+
+const COMBINING_MARK = /^\p{Mn}$/u;
+
+class Builder {
+  units: Uint16Array;
+  from: Int32Array;
+  to: Int32Array;
+  length = 0;
+
+  constructor(capacity: number) {
+    this.units = new Uint16Array(capacity);
+    this.from = new Int32Array(capacity);
+    this.to = new Int32Array(capacity);
+  }
+
+  push(unit: number, from: number, to: number): void {
+    if (this.length === this.units.length) this.grow();
+    this.units[this.length] = unit;
+    this.from[this.length] = from;
+    this.to[this.length] = to;
+    this.length++;
+  }
+
+  private grow(): void {
+    const size = this.units.length * 2 + 16;
+    const units = new Uint16Array(size);
+    const from = new Int32Array(size);
+    const to = new Int32Array(size);
+    units.set(this.units);
+    from.set(this.from);
+    to.set(this.to);
+    this.units = units;
+    this.from = from;
+    this.to = to;
+  }
+
+  text(): string {
+    const chunks: string[] = [];
+    for (let i = 0; i < this.length; i += 8192) {
+      chunks.push(String.fromCharCode(...this.units.subarray(i, Math.min(this.length, i + 8192))));
+    }
+    return chunks.join("");
+  }
+}
+
+/** Length of an ANSI escape sequence starting at `i` (ESC or C1 CSI), bounded. */
+export function ansiSequenceLength(text: string, i: number): number {
+  const first = text.charCodeAt(i);
+  let j = i + 1;
+  if (first === 0x1b) {
+    const next = text.charCodeAt(j);
+    if (next === 0x5b /* [ */) j++;
+    else if (next === 0x5d /* ] OSC: up to BEL or ST */) {
+      const limit = Math.min(text.length, j + 256);
+      for (j++; j < limit; j++) {
+        const c = text.charCodeAt(j);
+        if (c === 0x07) return j + 1 - i;
+        if (c === 0x1b && text.charCodeAt(j + 1) === 0x5c) return j + 2 - i;
+      }
+      return j - i;
+    } else return Math.min(2, text.length - i);
+  }
+  const limit = Math.min(text.length, j + 32);
+  for (; j < limit; j++) {
+    const c = text.charCodeAt(j);
+    if (c >= 0x40 && c <= 0x7e) return j + 1 - i;
+    if (c < 0x20 || c > 0x3f) return j - i;
+  }
+  return j - i;
+}
+
+/** Build the matching form of `original` with its offset map. Linear in the text length. */
+export function normalizeText(original: string): NormalizedText {
+  const out = new Builder(original.length + 16);
+  const n = original.length;
+  let i = 0;
+  while (i < n) {
+    const c = original.charCodeAt(i);
+    if (c < 0x80) {
+      if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) {
+        i = pushSpaceRun(original, i, out);
+        continue;
+      }
+      if (c === 0x1b) {
+        i += ansiSequenceLength(original, i);
+        continue;
+      }
+      if (c < 0x20 || c === 0x7f) {
+        i++;
+        continue;
+      }
+      out.push(c, i, i + 1);
+      i++;
+      continue;
+    }
+    const cp = original.codePointAt(i)!;
+    const width = cp > 0xffff ? 2 : 1;
+    if (cp === 0x9b) {
+      i += ansiSequenceLength(original, i);
+      continue;
+    }
+    if (isSpaceCodePoint(cp)) {
+      i = pushSpaceRun(original, i, out);
+      continue;
+    }
+    if (isInvisibleCodePoint(cp) || (cp >= 0x80 && cp <= 0x9f)) {
+      i += width;
+      continue;
+    }
+    if (cp >= 0xd800 && cp <= 0xdfff) {
+      out.push(0xfffd, i, i + 1);
+      i++;
+      continue;
+    }
+    const folded = String.fromCodePoint(cp).normalize("NFKC");
+    for (const ch of folded) {
+      if (COMBINING_MARK.test(ch)) continue;
+      const mapped = CONFUSABLES[ch] ?? ch;
+      for (let k = 0; k < mapped.length; k++) out.push(mapped.charCodeAt(k), i, i + width);
+    }
+    i += width;
+  }
+  return {
+    text: out.text(),
+    from: out.from.subarray(0, out.length),
+    to: out.to.subarray(0, out.length),
+  };
+}
+
+function pushSpaceRun(text: string, start: number, out: Builder): number {
+  let j = start;
+  let newline = false;
+  while (j < text.length) {
+    const cp = text.charCodeAt(j);
+    if (!isSpaceCodePoint(cp)) break;
+    if (cp === 0x0a || cp === 0x0d || cp === 0x2028 || cp === 0x2029) newline = true;
+    j++;
+  }
+  out.push(newline ? 0x0a : 0x20, start, j);
+  return j;
+}
+
+/** Map a span of the matching text back to the original text. */
+export function originalSpan(
+  normalized: NormalizedText,
+  start: number,
+  end: number,
+): { start: number; end: number } {
+  if (normalized.text.length === 0) return { start: 0, end: 0 };
+  const s = Math.min(Math.max(start, 0), normalized.text.length - 1);
+  const e = Math.min(Math.max(end, s + 1), normalized.text.length);
+  return { start: normalized.from[s]!, end: normalized.to[e - 1]! };
+}

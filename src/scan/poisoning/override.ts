@@ -1,0 +1,96 @@
+/**
+ * Signals that the text tries to replace the model's instructions: explicit overrides,
+ * role hijacks, chat-template markup, and all-caps "SYSTEM UPDATE:" banners that issue
+ * orders.
+ */
+import { DIRECTIVE } from "./cues.js";
+import { type PhraseRule, runRules } from "./rules.js";
+import type { RawHit } from "./types.js";
+
+const QUALIFIER =
+  "(?:previous|prior|preceding|above|earlier|former|original|initial|existing|system|safety|developer|old|other|given|current|default)";
+const INSTRUCTION_NOUN =
+  "(?:instructions?|prompts?|rules|guidelines|directions|directives|guardrails|policies|constraints|context|messages|commands|orders|programming|restrictions)";
+
+/** Phrase rules of the override family (exported for the linear-time lint test). */
+export const OVERRIDE_RULES: readonly PhraseRule[] = [
+  {
+    signal: "instruction-override",
+    pattern: new RegExp(
+      `\\b(?:ignore|disregard|forget|override|bypass|discard|abandon|drop)\\s(?:all\\s|any\\s|the\\s|your\\s|every\\s)?(?:of\\s)?(?:the\\s|your\\s|these\\s|those\\s)?${QUALIFIER}\\s(?:[a-z]{1,15}\\s)?${INSTRUCTION_NOUN}\\b`,
+      "gi",
+    ),
+    why: "tells the model to discard the instructions it was given",
+  },
+  {
+    signal: "instruction-override",
+    pattern:
+      /\b(?:ignore|disregard|forget|override|bypass)\s(?:all\s|any\s|the\s|your\s)?(?:system\sprompt|system\smessage|instructions|safety\s(?:rules|guidelines|filters|restrictions|policies)|guardrails|content\spolicy)\b/gi,
+    why: "tells the model to discard its system prompt or safety rules",
+  },
+  {
+    signal: "instruction-override",
+    pattern:
+      /\byou are (?:now|no longer)\b[^\n]{0,60}?\b(?:agent|assistant|ai|model|bot|mode|dan|unrestricted|jailbroken|unfiltered|uncensored|free|without|bound)\b/gi,
+    why: "reassigns the model's role (a role hijack)",
+  },
+  {
+    signal: "instruction-override",
+    pattern:
+      /\b(?:follow|obey|use) (?:the|these|my|our) (?:new|updated|real|actual|true|revised|following) (?:instructions|rules|orders|directives)\b|\b(?:new|updated|real|actual|true|revised) (?:system )?instructions?\s?:/gi,
+    why: "substitutes new instructions for the model's own",
+  },
+  {
+    signal: "instruction-override",
+    pattern:
+      /\b(?:no|without any|without) (?:safety|ethical|content|moral) (?:rules|restrictions|guidelines|filters|limits|constraints|policies)\b|\b(?:developer|god|jailbreak|dan|unrestricted) mode\b|\bpretend (?:that )?you (?:are|have) no\b/gi,
+    why: "asks the model to drop its safety rules",
+  },
+  {
+    signal: "instruction-override",
+    pattern: /\bfrom now on\b[^\n]{0,40}?\byou\b/gi,
+    why: "redefines the model's behaviour from this point on",
+  },
+  {
+    signal: "fake-system-tag",
+    pattern:
+      /<\/?\s?(?:system|sys|system[-_ ]?prompt|system[-_ ]?message|im_start|im_end|instructions?|important|admin|administrator|developer|assistant|hidden|secret|override|root|tool_instructions)\b[^<>\n]{0,40}>|\[\/?(?:system|inst|admin|sys|developer|assistant)\]|<<\/?sys>>|<\|(?:im_start|im_end|system|endoftext|start_header_id|end_header_id|eot_id)\|>/gi,
+    why: "uses chat-template or role markup to pass text off as system instructions",
+  },
+  {
+    signal: "fake-system-tag",
+    pattern: /(?:^|\n) ?(?:system|developer) ?: ?[a-z]/gi,
+    why: "starts a line as if it were a system or developer message",
+  },
+];
+
+const BANNER = /\b[A-Z]{2,}[A-Z -]{0,48}:/g;
+const BANNER_WORD =
+  /\b(?:SYSTEM|SECURITY|INTERNAL|ADMIN|ADMINISTRATOR|DEVELOPER|DEV|ROOT|PRIVILEGE|PROTOCOL|COMPLIANCE|OVERRIDE|MAINTENANCE|UPDATE|ENHANCEMENT|OPTIMIZATION|OPTIMISATION|VALIDATION|VERIFICATION|ALERT)\b/;
+const ORDER_AFTER_BANNER = new RegExp(
+  `\\b(?:${DIRECTIVE}|has been (?:temporarily )?(?:deprecated|disabled|optimized|optimised|upgraded|enhanced|updated|replaced|restricted)|is (?:currently )?restricted|please (?:use|call|run))\\b`,
+  "i",
+);
+
+/** Run the override family over the matching text. */
+export function detectOverride(text: string, hits: RawHit[]): void {
+  runRules(OVERRIDE_RULES, text, hits);
+  BANNER.lastIndex = 0;
+  let count = 0;
+  for (;;) {
+    const match = BANNER.exec(text);
+    if (match === null || count >= 8) break;
+    if (!BANNER_WORD.test(match[0])) continue;
+    const end = match.index + match[0].length;
+    const after = text.slice(end, end + 300);
+    const order = ORDER_AFTER_BANNER.exec(after);
+    if (order === null) continue;
+    hits.push({
+      signal: "fake-authority-notice",
+      start: match.index,
+      end: end + order.index + order[0].length,
+      why: `an all-caps "${match[0].trim()}" banner poses as a system notice and gives the model orders`,
+    });
+    count++;
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * Signals that the text reroutes the agent: claims about another tool's behaviour
+ * (shadowing), a working tool declared disabled for a pretext so the model calls another
+ * (redirection), and orders to rewrite the user's arguments (parameter tampering).
+ */
+import { type PhraseRule, runRules, sentenceAround } from "./rules.js";
+import type { RawHit } from "./types.js";
+
+const NOT_A_TOOL_NAME = new Set([
+  "this",
+  "the",
+  "new",
+  "same",
+  "following",
+  "above",
+  "that",
+  "your",
+  "our",
+  "a",
+  "an",
+  "old",
+  "original",
+  "current",
+  "each",
+  "every",
+  "any",
+  "its",
+  "their",
+  "my",
+  "other",
+  "which",
+  "latter",
+  "former",
+]);
+
+const SHADOW =
+  /\b(?:the\s)?[`'"‘“]?([a-z][\w.-]{0,63})[`'"’”]?\s(?:tool|function|command|endpoint|api|action)\s(?:has been|have been|had been|is now|was|will be|now|has|is being|was recently|has recently been)\s(?:[a-z]{1,12}\s)?(?:disabled|optimized|optimised|upgraded|enhanced|updated|replaced|modified|changed|improved|patched|overridden|redirected|reconfigured|extended|uses|requires)\b/gi;
+
+const CLAIM =
+  /\b(?:has been|have been|is|was|is now|are|are now)\s(?:temporarily\s|permanently\s|now\s|currently\s)?(?:deprecated|disabled|retired|decommissioned|discontinued|suspended|removed|replaced|unavailable|restricted|out of service|no longer (?:available|supported|safe))\b/gi;
+const REDIRECT =
+  /\b(?:must|should|please|simply|always|kindly)\s(?:now\s|instead\s)?(?:redirect|switch|use|call|invoke|migrate)\b[^\n]{0,80}?(?:\binstead\b|\bas an alternative\b|\balternative (?:method|tool)\b|\bwith the same (?:parameters?|arguments?|[a-z]{1,12} parameters?)\b|\bnew (?:secure |updated |enhanced )?tool\b)/gi;
+const REDIRECT_PRETEXT =
+  /\b(?:due to (?:security|recent|system|a security|an? (?:internal )?audit|maintenance|vulnerabilit)|for maintenance|security vulnerabilit|enhanced (?:security|functionality)|same functionality|new secure tool|better performance|security reasons)/i;
+
+/** Phrase rules of parameter tampering (exported for the linear-time lint test). */
+export const TAMPERING_RULES: readonly PhraseRule[] = [
+  {
+    signal: "parameter-tampering",
+    pattern:
+      /\bregardless of\b[^.\n]{0,40}?\b(?:input|inputs|request|requests|choice|choices|selection|settings|preferences?|specified|visibility|wishes|instructions)\b/gi,
+    why: "overrides what the user asked for regardless of their input",
+  },
+  {
+    signal: "parameter-tampering",
+    pattern:
+      /\bignore\s(?:any\s|the\s|all\s)?(?:user[- ]specified|user[- ]provided|user[- ]supplied|user[- ]requested|user'?s?|requested|caller'?s?)\b/gi,
+    why: "tells the model to ignore the user's arguments",
+  },
+  {
+    signal: "parameter-tampering",
+    pattern:
+      /\b(?:change|changes|changed|modify|modifies|modified|alter|alters|altered|rewrite|rewrites|rewritten|replace|replaces|replaced|swap|swaps|substitute|substitutes|override|overrides|switch|switches)\s(?:the\s|all\s|this\s|any\s)?[^\n]{0,50}?\s(?:to|with|into)\s(?:include\s|use\s)?['"`‘“]/gi,
+    why: "tells the model to swap the user's argument for a fixed value",
+    accept: (text, m) =>
+      /\b(?:always|automatically|instead|silently|regardless)\b|\bwhen (?:a |the )?users? (?:asks?|requests?|searches?|search|queries|wants?|calls?)\b|\b(?:when|whenever|if) (?:using|calling|invoking)\b|\bfor (?:all |any )?(?:queries|requests|searches)\b/i.test(
+        sentenceAround(text, m.index, m.index + m[0].length),
+      ),
+  },
+  {
+    signal: "parameter-tampering",
+    pattern:
+      /\bredirect(?:s|ing|ed)?\s(?:all\s|every\s|these\s|any\s)?[^\n]{0,60}?\b(?:requests?|searches|queries|calls|payments?|transfers?|orders?)\b[^\n]{0,60}?\bto\s['"`‘“]/gi,
+    why: "redirects the user's requests to a fixed value",
+  },
+];
+
+/** Run the shadowing, redirection and tampering family over the matching text. */
+export function detectShadowing(text: string, toolName: string | undefined, hits: RawHit[]): void {
+  const own = toolName?.toLowerCase();
+  SHADOW.lastIndex = 0;
+  let count = 0;
+  for (;;) {
+    const match = SHADOW.exec(text);
+    if (match === null || count >= 8) break;
+    const name = (match[1] ?? "").toLowerCase();
+    if (NOT_A_TOOL_NAME.has(name) || name === own) continue;
+    hits.push({
+      signal: "tool-shadowing",
+      start: match.index,
+      end: match.index + match[0].length,
+      why: `rewrites the behaviour of another tool (${JSON.stringify(match[1])}) from inside this text`,
+    });
+    count++;
+  }
+
+  CLAIM.lastIndex = 0;
+  const claims: number[] = [];
+  for (;;) {
+    const match = CLAIM.exec(text);
+    if (match === null || claims.length >= 16) break;
+    claims.push(match.index);
+  }
+  if (claims.length > 0) {
+    REDIRECT.lastIndex = 0;
+    count = 0;
+    for (;;) {
+      const match = REDIRECT.exec(text);
+      if (match === null || count >= 8) break;
+      const end = match.index + match[0].length;
+      const claim = claims.find((c) => c <= match.index && match.index - c <= 400);
+      if (claim === undefined) continue;
+      if (
+        !REDIRECT_PRETEXT.test(
+          text.slice(Math.max(0, claim - 100), Math.min(text.length, end + 200)),
+        )
+      )
+        continue;
+      hits.push({
+        signal: "tool-redirection",
+        start: claim,
+        end,
+        why: "declares a tool disabled or deprecated on a security or maintenance pretext and sends the model to another tool",
+      });
+      count++;
+    }
+  }
+
+  runRules(TAMPERING_RULES, text, hits);
+}
+
+/** The patterns of this family, for the linear-time lint test. */
+export const SHADOWING_PATTERNS: readonly RegExp[] = [SHADOW, CLAIM, REDIRECT, REDIRECT_PRETEXT];

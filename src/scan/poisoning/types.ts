@@ -1,0 +1,95 @@
+/** Where a text sits inside a tool or server answer. */
+export interface TextSite {
+  kind:
+    | "description"
+    | "schema-description"
+    | "schema-title"
+    | "schema-default"
+    | "schema-enum"
+    | "schema-other"
+    | "instructions";
+  /** JSON pointer inside the tool (or the server answer), e.g. `/inputSchema/properties/path/description`. */
+  pointer: string;
+  /**
+   * Name of the tool the text belongs to, when known. A text that claims another tool
+   * was changed, deprecated or replaced is shadowing; the same words about the tool
+   * itself are not. `detectInjectionInTool` fills it in.
+   */
+  toolName?: string;
+}
+
+/**
+ * Stable signal ids. Switch on these, never on `why`.
+ *
+ * - `instruction-override`: "ignore previous instructions", "you are now ...", jailbreak modes.
+ * - `fake-system-tag`: chat-template or role markup (`<system>`, `<IMPORTANT>`, `[INST]`, `<|im_start|>`).
+ * - `fake-authority-notice`: an all-caps SYSTEM/SECURITY/INTERNAL banner followed by orders.
+ * - `concealment`: the model is told to hide something from the user.
+ * - `secret-access`: the text makes the model (or the tool) read or hand over keys, credentials or secret files.
+ * - `exfiltration`: data is sent to a fixed address, URL or outside destination.
+ * - `side-channel-parameter`: a parameter the model is asked to fill with conversation, prompt or secret data.
+ * - `tool-shadowing`: the text rewrites how another tool behaves.
+ * - `tool-redirection`: the tool is declared disabled or deprecated for a pretext and the model is sent elsewhere.
+ * - `parameter-tampering`: the model is told to change the user's arguments behind their back.
+ * - `hidden-side-effect`: a consequential side effect (money moved, data posted out) stated in passing.
+ * - `destructive-directive`: the model is told to delete or wipe data outside the tool's job.
+ * - `config-tampering`: the model is told to edit shell start-up or system configuration files.
+ * - `shell-command`: the model is told to run a command, or dangerous shell text appears in prose.
+ * - `fenced-shell`: a fenced code block of shell commands.
+ * - `scripted-message`: the model is told to relay a fixed message (an advert, a false alert) to the user.
+ * - `pretext-directive`: an out-of-scope order justified with compliance, audit or "necessary context" language.
+ * - `invisible-characters`: zero-width, bidirectional-control, Unicode tag or variation-selector characters.
+ * - `control-characters`: C0/C1 control characters other than tab, newline and carriage return.
+ * - `ansi-escape`: terminal escape sequences that can hide or restyle text.
+ * - `encoded-instruction`: base64 or hex text that decodes to something the detector flags.
+ * - `oversized-text`: a text over the scan limit; the excess was not scanned (fail closed).
+ * - `unscannable-schema`: a schema too deep, too large or unreadable to walk completely (fail closed).
+ */
+export type InjectionSignal =
+  | "instruction-override"
+  | "fake-system-tag"
+  | "fake-authority-notice"
+  | "concealment"
+  | "secret-access"
+  | "exfiltration"
+  | "side-channel-parameter"
+  | "tool-shadowing"
+  | "tool-redirection"
+  | "parameter-tampering"
+  | "hidden-side-effect"
+  | "destructive-directive"
+  | "config-tampering"
+  | "shell-command"
+  | "fenced-shell"
+  | "scripted-message"
+  | "pretext-directive"
+  | "invisible-characters"
+  | "control-characters"
+  | "ansi-escape"
+  | "encoded-instruction"
+  | "oversized-text"
+  | "unscannable-schema";
+
+/** One suspicious span of text. */
+export interface InjectionFinding {
+  /** Stable signal id, e.g. `instruction-override`, `concealment`, `invisible-characters`. */
+  signal: InjectionSignal;
+  /** Where the text sits. */
+  pointer: string;
+  /** What kind of text it is (description, schema title, server instructions, ...). */
+  kind: TextSite["kind"];
+  /** UTF-16 offsets of the span in that text. */
+  span: { start: number; end: number };
+  /** The span (or its start), printable: control and invisible characters escaped. */
+  excerpt: string;
+  /** Why this is poisoning, in one sentence. */
+  why: string;
+}
+
+/** A hit in normalized coordinates, before it is mapped back to the original text. */
+export interface RawHit {
+  signal: InjectionSignal;
+  start: number;
+  end: number;
+  why: string;
+}
