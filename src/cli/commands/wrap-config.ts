@@ -1,16 +1,205 @@
-import type { Command } from "commander";
+import { existsSync, realpathSync } from "node:fs";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Command, Option } from "commander";
+import {
+  type ClientConfig,
+  clientConfigLocations,
+  readClientConfig,
+} from "../../config/client-config.js";
+import {
+  type AirlockLaunch,
+  unwrapConfig,
+  type WrapResult,
+  wrapConfig,
+  writeConfigWithBackup,
+} from "../../config/wrap.js";
+import { DEFAULT_PIN_FILE } from "../../pins/pin-file.js";
+import {
+  type OutputFormat,
+  paletteFor,
+  parseOutputFormat,
+  printable,
+  writeJson,
+} from "../output.js";
 
-/** Registers `airlock wrap-config`. Not built yet: prints a clear message and exits 2. */
+/** Exit codes of `airlock wrap-config`. */
+export const WRAP_EXIT = {
+  /** The config was rewritten (or needed no change, or `--dry-run`). */
+  done: 0,
+  /** Nothing written: no config found, several found without --config, unreadable config, write failure. */
+  error: 2,
+} as const;
+
+interface WrapCliOptions {
+  config?: string;
+  pins: string;
+  auditLog?: string;
+  unwrap?: boolean;
+  dryRun?: boolean;
+  airlockCommand?: string;
+  output: OutputFormat;
+}
+
+/**
+ * Registers `airlock wrap-config`: rewrite an MCP client config so every stdio server
+ * runs behind `airlock proxy` with its own pin-file section; `--unwrap` restores it.
+ *
+ * @example
+ * ```ts
+ * import { Command } from "commander";
+ * import { registerWrapConfig } from "./wrap-config.js";
+ * const program = new Command("airlock");
+ * registerWrapConfig(program);
+ * await program.parseAsync(["node", "airlock", "wrap-config", "--config", ".mcp.json", "--dry-run"]);
+ * ```
+ */
 export function registerWrapConfig(program: Command): void {
   program
     .command("wrap-config")
     .description(
-      "Route every server of an MCP client config through airlock proxy (issue 7) [not yet available]",
+      "Route every server of an MCP client config through airlock proxy (--unwrap restores)",
     )
-    .allowUnknownOption(true)
-    .allowExcessArguments(true)
-    .action(() => {
-      process.stderr.write("airlock wrap-config: not available in this release yet\n");
-      process.exitCode = 2;
+    .option(
+      "--config <path>",
+      "the config file (default: the one config found for this project or user)",
+    )
+    .option("--pins <file>", "pin file the wrapped servers use (made absolute)", DEFAULT_PIN_FILE)
+    .option("--audit-log <file>", "audit log file for every wrapped server (made absolute)")
+    .option("--unwrap", "restore the original server entries")
+    .option("--dry-run", "show the result without writing")
+    .option(
+      "--airlock-command <command>",
+      "how the client should start airlock (default: this node and this airlock, by absolute path)",
+    )
+    .addOption(
+      new Option("--output <format>", "text or json").default("text").argParser(parseOutputFormat),
+    )
+    .addHelpText(
+      "after",
+      `
+Configs found without --config: .mcp.json, .cursor/mcp.json, .vscode/mcp.json in this
+directory, then Claude Desktop's claude_desktop_config.json, ~/.claude.json and
+~/.cursor/mcp.json. Each stdio server's command becomes
+  airlock proxy --pins FILE --server NAME -- <original command and args>
+and every other field (env, cwd, unknown ones) is kept. Remote (url) servers are left as
+they are and reported. A backup (<file>.airlock-backup) is written before the file is
+replaced. Pin each server first: airlock pin --config <file>.
+
+Exit codes: 0 written (or nothing to change, or --dry-run); 2 nothing written.`,
+    )
+    .action((options: WrapCliOptions) => {
+      process.exitCode = runWrap(options);
     });
+}
+
+function runWrap(options: WrapCliOptions): number {
+  const json = options.output === "json";
+  const fail = (message: string) => {
+    if (json) writeJson({ exitCode: WRAP_EXIT.error, error: message });
+    else process.stderr.write(`airlock wrap-config: ${printable(message)}\n`);
+    return WRAP_EXIT.error;
+  };
+  let path = options.config;
+  if (path === undefined) {
+    const found = clientConfigLocations().filter((place) => existsSync(place.path));
+    if (found.length === 0) return fail("no MCP client config found: give --config PATH");
+    if (found.length > 1) {
+      return fail(
+        `several MCP client configs found, name one with --config:\n${found.map((f) => `  ${f.path} (${f.kind})`).join("\n")}`,
+      );
+    }
+    path = found[0]!.path;
+  }
+  let config: ClientConfig;
+  try {
+    config = readClientConfig(path);
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+  let result: WrapResult;
+  try {
+    result = options.unwrap
+      ? unwrapConfig(config)
+      : wrapConfig(config, {
+          airlock: airlockLaunch(options.airlockCommand),
+          pinsPath: resolve(options.pins),
+          ...(options.auditLog ? { auditLogPath: resolve(options.auditLog) } : {}),
+        });
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+  const changed = result.changes.some((c) => c.action === "wrapped" || c.action === "unwrapped");
+  let backup: string | null = null;
+  if (changed && !options.dryRun) {
+    try {
+      backup = writeConfigWithBackup(path, result.document);
+    } catch (err) {
+      return fail(`could not write ${path}: ${(err as Error).message}`);
+    }
+  }
+  if (json) {
+    writeJson({
+      exitCode: WRAP_EXIT.done,
+      config: path,
+      kind: config.kind,
+      written: backup !== null,
+      backup,
+      changes: result.changes,
+      ...(options.dryRun ? { document: result.document } : {}),
+    });
+    return WRAP_EXIT.done;
+  }
+  const c = paletteFor(process.stdout);
+  const lines = [`${c.bold(printable(path))} (${config.kind})`];
+  for (const change of result.changes) {
+    const where =
+      change.mapPath.length > 1 ? c.dim(` [${printable(change.mapPath.join("."))}]`) : "";
+    const label =
+      change.action === "wrapped" || change.action === "unwrapped"
+        ? c.green(change.action)
+        : change.action === "skipped"
+          ? c.yellow(change.action)
+          : c.dim(change.action.replace("_", " "));
+    const detail = change.detail
+      ? `: ${printable(change.detail)}`
+      : change.section
+        ? c.dim(` (pins section ${printable(JSON.stringify(change.section))})`)
+        : "";
+    lines.push(`  ${label} ${printable(change.name)}${where}${detail}`);
+  }
+  if (config.hadComments && changed)
+    lines.push(
+      c.yellow(
+        "  note: the file had comments; the rewritten file has none (the backup keeps them)",
+      ),
+    );
+  if (options.dryRun)
+    lines.push(c.dim("  dry run: nothing written"), JSON.stringify(result.document, null, 2));
+  else if (backup) lines.push(c.green(`  written; backup at ${printable(backup)}`));
+  else lines.push(c.dim("  nothing to change"));
+  if (!options.unwrap && changed) {
+    lines.push(
+      c.dim(
+        `  restart the client; review tools first with: airlock pin --config ${printable(path)} --pins ${printable(resolve(options.pins))}`,
+      ),
+    );
+  }
+  process.stdout.write(`${lines.join("\n")}\n`);
+  return WRAP_EXIT.done;
+}
+
+/**
+ * How a client should start airlock. By default the absolute path of this Node.js and
+ * of this airlock's `bin.js`: clients such as Claude Desktop do not start servers with
+ * the shell's PATH. Under tsx (development) the `.ts` entry needs `--import tsx`.
+ */
+function airlockLaunch(command: string | undefined): AirlockLaunch {
+  if (command !== undefined) return { command, args: [] };
+  const js = fileURLToPath(new URL("../bin.js", import.meta.url));
+  if (existsSync(js)) return { command: process.execPath, args: [realpathSync(js)] };
+  // Development: the TypeScript entry, with the tsx loader by absolute URL (the client
+  // starts the server in a directory of its choosing).
+  const ts = realpathSync(js.replace(/\.js$/, ".ts"));
+  return { command: process.execPath, args: ["--import", import.meta.resolve("tsx"), ts] };
 }
