@@ -12,6 +12,9 @@ export * from "./delegation/verify.js";
 export * from "./did/did-key.js";
 export * from "./did/keys.js";
 export * from "./did/resolver.js";
+export * from "./didis-client.js";
+export * from "./didis-server.js";
+export * from "./didis-verifier.js";
 export {
   TOOL_GUARD_ERROR_CODES,
   ToolGuardError,
