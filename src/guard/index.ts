@@ -1,3 +1,20 @@
+export {
+  type CachedGuardedMcpClient,
+  type GuardedMcpClient,
+  type GuardMcpClientCachedOptions,
+  type GuardMcpClientOptions,
+  guardMcpClient,
+  guardMcpClientCached,
+  type McpToolsClient,
+} from "../integrations/mcp-client.js";
+export { type OnRefusal, refusalMessage } from "../integrations/refusal.js";
+export {
+  type AttestMismatch,
+  type AttestResult,
+  attestMcpPins,
+  MAX_ATTESTED_TOOLS,
+  type McpInspector,
+} from "./attest.js";
 export * from "./capability.js";
 export * from "./delegation/errors.js";
 export * from "./delegation/issue.js";
