@@ -100,3 +100,37 @@ export function table(header: string[], rows: (string | number)[][]): string {
   const line = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
   return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
 }
+
+/**
+ * Measure several operations in interleaved rounds (A, B, C, A, B, C, ...), so machine
+ * noise hits each alike and their ratios stay meaningful on a loaded machine. Returns
+ * the median ns/op of each, in the order given.
+ */
+export function measureInterleaved(
+  fns: (() => unknown)[],
+  opts: { rounds?: number; roundMs?: number } = {},
+): number[] {
+  const rounds = opts.rounds ?? 21;
+  const roundMs = opts.roundMs ?? 30;
+  const ops = fns.map((fn) => {
+    let n = 1;
+    for (;;) {
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) fn();
+      const dt = performance.now() - t0;
+      if (dt >= roundMs / 4 || n >= 1 << 24)
+        return Math.max(1, Math.round((n * roundMs) / Math.max(dt, 0.001)));
+      n *= 4;
+    }
+  });
+  const samples: number[][] = fns.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    fns.forEach((fn, k) => {
+      const n = ops[k]!;
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) fn();
+      samples[k]!.push(((performance.now() - t0) * 1e6) / n);
+    });
+  }
+  return samples.map((s) => s.sort((a, b) => a - b)[Math.floor(s.length / 2)]!);
+}

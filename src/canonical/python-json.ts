@@ -34,7 +34,13 @@ function integerFromShortestDigits(value: number): string {
   return value < 0 ? `-${body}` : body;
 }
 
-const SURROGATE = /[\ud800-\udfff]/;
+function hasSurrogate(key: string): boolean {
+  for (let i = 0; i < key.length; i++) {
+    const unit = key.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdfff) return true;
+  }
+  return false;
+}
 
 // Python sorts str keys by code point; JavaScript's default sort is by UTF-16 code unit.
 // They differ only when a surrogate meets a character at U+E000 or above.
@@ -53,7 +59,12 @@ function compareCodePoints(a: string, b: string): number {
 
 function pythonSortKeys(keys: string[]): void {
   keys.sort();
-  if (keys.some((k) => SURROGATE.test(k))) keys.sort(compareCodePoints);
+  for (const key of keys) {
+    if (hasSurrogate(key)) {
+      keys.sort(compareCodePoints);
+      return;
+    }
+  }
 }
 
 /** The dialect of `json.dumps(v, sort_keys=True, separators=(",", ":"))`, ensure_ascii on. */

@@ -26,24 +26,28 @@ interface SerializeOptions extends CanonicalLimits {
   dropNullMembers?: boolean;
 }
 
-interface ObjectFrame {
-  array: false;
+interface Frame {
   container: object;
-  source: Record<string, unknown>;
-  keys: string[];
+  /** Array elements, or object member values in key order. */
+  values: unknown[];
+  /** Object keys (sorted), or null for an array. */
+  keys: string[] | null;
   next: number;
 }
 
-interface ArrayFrame {
-  array: true;
-  container: object;
-  source: unknown[];
-  next: number;
+interface State {
+  dialect: Dialect;
+  dropNull: boolean;
+  maxDepth: number;
+  maxValues: number;
+  stack: Frame[];
+  values: number;
+  /** Output pieces, joined once at the end: a flat string, cheap to compare and hash. */
+  out: string[];
 }
-
-type Frame = ObjectFrame | ArrayFrame;
 
 const objectProto = Object.prototype;
+const arrayProto = Array.prototype;
 
 /**
  * Serialise `root` as canonical JSON text in `dialect`. Iterative, so a deep document
@@ -54,118 +58,130 @@ const objectProto = Object.prototype;
  * `Object.prototype` or null), and objects with `toJSON()` (called once, as
  * `JSON.stringify` does). Object members whose value is `undefined` are dropped and
  * `undefined` array elements read as null, as `JSON.stringify` does; functions, symbols,
- * bigints and other class instances are refused rather than silently skipped.
+ * bigints and other class instances are refused rather than silently skipped. Each member
+ * is read once.
  */
 export function serialize(root: unknown, dialect: Dialect, options: SerializeOptions = {}): string {
-  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  const maxValues = options.maxValues ?? DEFAULT_MAX_VALUES;
-  const dropNull = options.dropNullMembers === true;
-  const stack: Frame[] = [];
-  const open = new Set<object>();
-  let out = "";
-  let values = 0;
-
-  const fail = (code: CanonicalizationErrorCode, message: string): never => {
-    throw new CanonicalizationError(code, message, pathOf(stack));
+  const state: State = {
+    dialect,
+    dropNull: options.dropNullMembers === true,
+    maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
+    maxValues: options.maxValues ?? DEFAULT_MAX_VALUES,
+    stack: [],
+    values: 0,
+    out: [],
   };
-
-  const writeString = (value: string): string =>
-    dialect.string(value) ?? fail("CANONICAL_STRING", "a lone surrogate cannot be written");
-
-  // Writes a scalar, or opens a container frame. `key` is what toJSON receives.
-  const emit = (input: unknown, key: string): void => {
-    if (++values > maxValues) fail("CANONICAL_SIZE", `more than ${maxValues} values`);
-    let value = input;
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-      const proto = Object.getPrototypeOf(value);
-      if (proto !== objectProto && proto !== null) {
-        const toJSON = (value as { toJSON?: unknown }).toJSON;
-        if (typeof toJSON !== "function") {
-          fail("CANONICAL_TYPE", `a ${describe(value)} is not JSON`);
-        }
-        value = (toJSON as (k: string) => unknown).call(value, key);
-      }
-    }
-    switch (typeof value) {
-      case "string":
-        out += writeString(value);
-        return;
-      case "number":
-        if (!Number.isFinite(value)) fail("CANONICAL_NUMBER", `${value} is not a JSON number`);
-        out += dialect.number(value);
-        return;
-      case "boolean":
-        out += value ? "true" : "false";
-        return;
-      case "object":
-        break;
-      default:
-        fail("CANONICAL_TYPE", `a ${typeof value} is not JSON`);
-    }
-    if (value === null) {
-      out += "null";
-      return;
-    }
-    const container = value as object;
-    if (open.has(container)) fail("CANONICAL_CYCLE", "the document contains itself");
-    if (stack.length >= maxDepth) fail("CANONICAL_DEPTH", `nested deeper than ${maxDepth} levels`);
-    if (Array.isArray(container)) {
-      if (Object.getPrototypeOf(container) !== Array.prototype) {
-        fail("CANONICAL_TYPE", "an array subclass is not JSON");
-      }
-      open.add(container);
-      stack.push({ array: true, container, source: container, next: 0 });
-      out += "[";
-      return;
-    }
-    if (
-      Object.getPrototypeOf(container) !== objectProto &&
-      Object.getPrototypeOf(container) !== null
-    ) {
-      fail("CANONICAL_TYPE", `a ${describe(container)} is not JSON`);
-    }
-    const source = container as Record<string, unknown>;
-    const keys: string[] = [];
-    for (const k of Object.keys(source)) {
-      const v = source[k];
-      if (v === undefined || (dropNull && v === null)) continue;
-      keys.push(k);
-    }
-    dialect.sortKeys(keys);
-    open.add(container);
-    stack.push({ array: false, container, source, keys, next: 0 });
-    out += "{";
-  };
-
-  emit(root, "");
+  const stack = state.stack;
+  emit(state, root, "");
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!;
-    if (frame.array) {
-      if (frame.next === frame.source.length) {
-        out += "]";
-        open.delete(frame.container);
-        stack.pop();
-        continue;
-      }
-      const i = frame.next++;
-      if (i > 0) out += ",";
-      const element = frame.source[i];
-      emit(element === undefined ? null : element, String(i));
+    const i = frame.next;
+    if (i === frame.values.length) {
+      state.out.push(frame.keys === null ? "]" : "}");
+      stack.pop();
+      continue;
+    }
+    frame.next = i + 1;
+    if (i > 0) state.out.push(",");
+    if (frame.keys === null) {
+      const element = frame.values[i];
+      emit(state, element === undefined ? null : element, String(i));
     } else {
-      if (frame.next === frame.keys.length) {
-        out += "}";
-        open.delete(frame.container);
-        stack.pop();
-        continue;
-      }
-      const key = frame.keys[frame.next++]!;
-      if (frame.next > 1) out += ",";
-      out += writeString(key);
-      out += ":";
-      emit(frame.source[key], key);
+      const key = frame.keys[i]!;
+      state.out.push(writeString(state, key), ":");
+      emit(state, frame.values[i], key);
     }
   }
-  return out;
+  return state.out.join("");
+}
+
+function fail(
+  state: State,
+  code: CanonicalizationErrorCode,
+  message: string,
+  frames: Frame[] = state.stack,
+): never {
+  throw new CanonicalizationError(code, message, pathOf(frames));
+}
+
+function writeString(state: State, value: string): string {
+  return (
+    state.dialect.string(value) ??
+    fail(state, "CANONICAL_STRING", "a lone surrogate cannot be written")
+  );
+}
+
+// Writes a scalar, or opens a container frame. `key` is what toJSON receives.
+function emit(state: State, input: unknown, key: string): void {
+  if (++state.values > state.maxValues)
+    fail(state, "CANONICAL_SIZE", `more than ${state.maxValues} values`);
+  let value = input;
+  switch (typeof value) {
+    case "string":
+      state.out.push(writeString(state, value));
+      return;
+    case "number":
+      if (!Number.isFinite(value)) fail(state, "CANONICAL_NUMBER", `${value} is not a JSON number`);
+      state.out.push(state.dialect.number(value));
+      return;
+    case "boolean":
+      state.out.push(value ? "true" : "false");
+      return;
+    case "object":
+      if (value === null) {
+        state.out.push("null");
+        return;
+      }
+      break;
+    default:
+      fail(state, "CANONICAL_TYPE", `a ${typeof value} is not JSON`);
+  }
+  let proto = Object.getPrototypeOf(value);
+  if (proto !== objectProto && proto !== arrayProto && proto !== null) {
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON !== "function")
+      fail(state, "CANONICAL_TYPE", `a ${describe(value as object)} is not JSON`);
+    value = (toJSON as (k: string) => unknown).call(value, key);
+    if (typeof value !== "object" || value === null) {
+      emit(state, value, key);
+      state.values--;
+      return;
+    }
+    proto = Object.getPrototypeOf(value);
+    if (proto !== objectProto && proto !== arrayProto && proto !== null) {
+      fail(state, "CANONICAL_TYPE", `a ${describe(value as object)} is not JSON`);
+    }
+  }
+  const container = value as object;
+  if (state.stack.length >= state.maxDepth) {
+    // A cycle always ends here, so it costs nothing on well-formed input. Report it
+    // where it first closes: the second time its first container is entered.
+    const first = state.stack.findIndex((frame) => frame.container === container);
+    if (first === -1) fail(state, "CANONICAL_DEPTH", `nested deeper than ${state.maxDepth} levels`);
+    const again = state.stack.findIndex((frame, i) => i > first && frame.container === container);
+    const closes = state.stack.slice(0, again === -1 ? state.stack.length : again);
+    fail(state, "CANONICAL_CYCLE", "the document contains itself", closes);
+  }
+  if (proto === arrayProto) {
+    if (!Array.isArray(container))
+      fail(state, "CANONICAL_TYPE", "an array-like object is not JSON");
+    state.stack.push({ container, values: container as unknown[], keys: null, next: 0 });
+    state.out.push("[");
+    return;
+  }
+  const source = container as Record<string, unknown>;
+  const all = Object.keys(source);
+  state.dialect.sortKeys(all);
+  const keys: string[] = [];
+  const values: unknown[] = [];
+  for (const k of all) {
+    const v = source[k];
+    if (v === undefined || (state.dropNull && v === null)) continue;
+    keys.push(k);
+    values.push(v);
+  }
+  state.stack.push({ container, values, keys, next: 0 });
+  state.out.push("{");
 }
 
 function describe(value: object): string {
@@ -177,8 +193,8 @@ function describe(value: object): string {
 function pathOf(stack: Frame[]): string {
   let path = "";
   for (const frame of stack) {
-    const key = frame.array ? String(frame.next - 1) : frame.keys[frame.next - 1];
-    if (key === undefined || frame.next === 0) break;
+    if (frame.next === 0) break;
+    const key = frame.keys === null ? String(frame.next - 1) : frame.keys[frame.next - 1]!;
     path += `/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;
   }
   return path;

@@ -39,8 +39,8 @@ interface Pin {
   pinVersion: PinVersion;
   /** Canonical text of each pinned field of the approved definition, when known. */
   approvedTexts: PinnedFieldTexts | null;
-  /** A private JSON copy of the approved definition's pinned fields, when known. */
-  approved: ToolDefinition | null;
+  /** JSON text of the approved definition's pinned fields, when known (parsed on demand). */
+  approvedJson: string | null;
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -51,15 +51,15 @@ function sameDigest(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-// A private, plain-JSON copy of the fields a pin covers (never the caller's objects).
-function pinnedCopy(definition: object, name: string): ToolDefinition {
-  const copy: ToolDefinition = { name };
+// The JSON text of the fields a pin covers: a private copy that no caller can mutate.
+function pinnedJson(definition: object, name: string): string {
+  const copy: Record<string, unknown> = { name };
   for (const field of PINNED_FIELDS[2]) {
     if (!Object.hasOwn(definition, field)) continue;
     const value = (definition as Record<string, unknown>)[field];
-    if (value !== undefined) copy[field] = JSON.parse(JSON.stringify(value));
+    if (value !== undefined) copy[field] = value;
   }
-  return copy;
+  return JSON.stringify(copy);
 }
 
 function plainDefinition(definition: unknown): unknown {
@@ -105,7 +105,7 @@ export class ToolDefinitionPinGuard {
       digest,
       pinVersion: 2,
       approvedTexts: texts,
-      approved: pinnedCopy(plain as object, texts.name),
+      approvedJson: pinnedJson(plain as object, texts.name),
     });
     return digest;
   }
@@ -127,7 +127,7 @@ export class ToolDefinitionPinGuard {
       );
     }
     let approvedTexts: PinnedFieldTexts | null = null;
-    let approved: ToolDefinition | null = null;
+    let approvedJson: string | null = null;
     if (options.definition !== undefined) {
       const plain = plainDefinition(options.definition);
       if (readToolName(plain) !== name) {
@@ -141,9 +141,9 @@ export class ToolDefinitionPinGuard {
           `pin for ${JSON.stringify(name)}: the stored definition does not hash to the stored digest`,
         );
       }
-      approved = pinnedCopy(plain as object, name);
+      approvedJson = pinnedJson(plain as object, name);
     }
-    this.#pins.set(name, { digest, pinVersion, approvedTexts, approved });
+    this.#pins.set(name, { digest, pinVersion, approvedTexts, approvedJson });
   }
 
   /** Every pin as `{ toolName: [digest, pinVersion] }`, to store and load back. */
@@ -168,8 +168,8 @@ export class ToolDefinitionPinGuard {
 
   /** A copy of the approved definition's pinned fields, when the pin holds one. */
   approvedDefinition(name: string): ToolDefinition | undefined {
-    const approved = this.#pins.get(name)?.approved;
-    return approved ? (JSON.parse(JSON.stringify(approved)) as ToolDefinition) : undefined;
+    const approvedJson = this.#pins.get(name)?.approvedJson;
+    return approvedJson ? (JSON.parse(approvedJson) as ToolDefinition) : undefined;
   }
 
   /** Remove a pin; the tool is refused from then on. Returns whether there was one. */
@@ -198,6 +198,16 @@ export class ToolDefinitionPinGuard {
       });
     }
     const texts = pinnedFieldTexts(plain, pin.pinVersion);
+    if (pin.approvedTexts !== null && changedFields(pin.approvedTexts, texts).length === 0) {
+      // Same canonical text, so the same digest: no need to hash it again.
+      return allowPinned({
+        toolName: name,
+        enforced,
+        observedDigest: pin.digest,
+        pinnedDigest: pin.digest,
+        pinVersion: pin.pinVersion,
+      });
+    }
     const observedDigest = digestOfTexts(texts);
     const input = {
       toolName: name,
