@@ -555,7 +555,7 @@ class PinProxy {
     }
     this.pending.clear();
     this.held = [];
-    await this.upstream.close().catch(() => {});
+    await this.upstream.close({ force: reason === "upstream_fault" }).catch(() => {});
     await this.client.flush();
     const outcome: PinProxyOutcome = error ? { reason, error } : { reason };
     this.audit({ event: "proxy_stop", reason, ...(error ? { code: error.code } : {}) });

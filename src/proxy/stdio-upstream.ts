@@ -126,14 +126,14 @@ class StdioUpstream implements Upstream {
     return this.channel?.congested ?? false;
   }
 
-  async close(): Promise<void> {
+  async close(options: { force?: boolean } = {}): Promise<void> {
     this.closing = true;
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     child.stdin?.end();
     const grace = this.options.gracePeriodMs ?? 2_000;
     const exited = this.exited ?? Promise.resolve();
-    if (await settlesWithin(exited, grace)) return;
+    if (!options.force && (await settlesWithin(exited, grace))) return;
     child.kill("SIGTERM");
     if (await settlesWithin(exited, grace)) return;
     child.kill("SIGKILL");

@@ -27,6 +27,9 @@ export interface Upstream {
   /** Call `fn` once the server accepts more input. */
   onceDrained(fn: () => void): void;
   readonly congested: boolean;
-  /** Stop the server: close its input, wait a little, then terminate it. */
-  close(): Promise<void>;
+  /**
+   * Stop the server: close its input, wait a little, then terminate it. With `force`
+   * (a server that misbehaved) terminate it at once.
+   */
+  close(options?: { force?: boolean }): Promise<void>;
 }

@@ -1,0 +1,206 @@
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { join } from "node:path";
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  cliArgs,
+  clientThroughProxy,
+  resultText,
+  root,
+  rugServer,
+  runCli,
+  tempDir,
+} from "./helpers.js";
+
+let pins: string;
+
+beforeAll(async () => {
+  pins = join(tempDir(), "airlock.pins.json");
+  const pinned = await runCli([
+    "pin",
+    "--pins",
+    pins,
+    "--yes",
+    "--",
+    process.execPath,
+    ...rugServer(),
+  ]);
+  expect(pinned.code).toBe(0);
+});
+
+/** The proxy as a raw process, spoken to in JSON lines. */
+function rawProxy(extra: string[] = [], serverFlags: string[] = []) {
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    cliArgs(
+      "proxy",
+      "--pins",
+      pins,
+      ...extra,
+      "--",
+      process.execPath,
+      ...rugServer(...serverFlags),
+    ),
+    { cwd: root, stdio: "pipe" },
+  );
+  const messages: Record<string, unknown>[] = [];
+  const waiters: {
+    test: (m: Record<string, unknown>) => boolean;
+    resolve: (m: Record<string, unknown>) => void;
+  }[] = [];
+  let buffer = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    buffer += chunk.toString("utf8");
+    let newline = buffer.indexOf("\n");
+    while (newline !== -1) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      const message = JSON.parse(line) as Record<string, unknown>;
+      messages.push(message);
+      for (const waiter of [...waiters]) {
+        if (waiter.test(message)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(message);
+        }
+      }
+      newline = buffer.indexOf("\n");
+    }
+  });
+  let stderr = "";
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("close", (code) => resolve(code)),
+  );
+  const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+  const next = (test: (m: Record<string, unknown>) => boolean) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      const found = messages.find(test);
+      if (found) resolve(found);
+      else waiters.push({ test, resolve });
+    });
+  const initialize = async () => {
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "1" },
+      },
+    });
+    await next((m) => m.id === 1);
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  };
+  return { child, send, next, initialize, exited, messages, stderr: () => stderr };
+}
+
+const call = (id: number, name: string, args: Record<string, unknown>) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
+
+describe("airlock proxy robustness", () => {
+  it("answers the waiting call and exits 1 when the real server crashes", async () => {
+    const proxy = rawProxy();
+    await proxy.initialize();
+    proxy.send(call(2, "crash", {}));
+    const answer = await proxy.next((m) => m.id === 2);
+    expect(answer.error).toMatchObject({ code: -32603 });
+    expect(String((answer.error as { message: string }).message)).toMatch(
+      /the server exited \(code 3\)/,
+    );
+    const log = await proxy.next((m) => m.method === "notifications/message");
+    expect(log.params).toMatchObject({ level: "error", logger: "airlock-proxy" });
+    expect(await proxy.exited).toBe(1);
+  });
+
+  it("stops cleanly when the real server writes malformed JSON, answering what was accepted", async () => {
+    const proxy = rawProxy();
+    await proxy.initialize();
+    proxy.send(call(2, "slow", { ms: 30_000 }));
+    proxy.send(call(3, "garbage", {}));
+    const slow = await proxy.next((m) => m.id === 2);
+    const garbage = await proxy.next((m) => m.id === 3);
+    for (const answer of [slow, garbage]) {
+      expect(String((answer.error as { message: string }).message)).toMatch(/not JSON/);
+    }
+    expect(await proxy.exited).toBe(1);
+    expect(proxy.stderr()).toMatch(/the server sent a line that is not JSON/);
+  });
+
+  it("answers a client's malformed line with a parse error and keeps serving", async () => {
+    const proxy = rawProxy();
+    await proxy.initialize();
+    proxy.child.stdin.write("{this is not json\n");
+    const parseError = await proxy.next(
+      (m) => (m.error as { code?: number } | undefined)?.code === -32700,
+    );
+    expect(parseError.id).toBeNull();
+    proxy.send([call(9, "echo", { text: "batched" })]);
+    const batch = await proxy.next((m) => m.id === 9);
+    expect(String((batch.error as { message: string }).message)).toMatch(
+      /^AIRLOCK_BLOCK: JSON-RPC batches/,
+    );
+    proxy.send(call(4, "echo", { text: "still here" }));
+    const echo = await proxy.next((m) => m.id === 4);
+    expect(resultText(echo.result)).toBe("still here");
+    proxy.child.stdin.end();
+    expect(await proxy.exited).toBe(0);
+  });
+
+  it("forwards a flood of notifications in order, then the result", async () => {
+    const { client } = await clientThroughProxy(["--pins", pins], rugServer());
+    try {
+      const seen: string[] = [];
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+        seen.push(String(n.params.data));
+      });
+      const result = await client.callTool({ name: "flood", arguments: { count: 3_000 } });
+      expect(resultText(result)).toBe("flooded");
+      expect(seen).toHaveLength(3_000);
+      expect(seen[0]).toBe("flood 0");
+      expect(seen[2_999]).toBe("flood 2999");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("passes a huge response intact, and refuses one over --max-message-bytes", async () => {
+    const { client } = await clientThroughProxy(["--pins", pins], rugServer());
+    try {
+      const big = await client.callTool({ name: "huge", arguments: { bytes: 4_000_000 } });
+      expect(resultText(big)).toHaveLength(4_000_000);
+    } finally {
+      await client.close();
+    }
+    const proxy = rawProxy(["--max-message-bytes", "1000000"]);
+    await proxy.initialize();
+    proxy.send(call(2, "huge", { bytes: 2_000_000 }));
+    const answer = await proxy.next((m) => m.id === 2);
+    expect(String((answer.error as { message: string }).message)).toMatch(
+      /larger than 1000000 bytes/,
+    );
+    expect(await proxy.exited).toBe(1);
+  });
+
+  it("stops the real server when the client disconnects mid-call", async () => {
+    const proxy = rawProxy();
+    await proxy.initialize();
+    proxy.send({
+      ...call(2, "slow", { ms: 60_000 }),
+      params: { name: "slow", arguments: { ms: 60_000 }, _meta: { progressToken: "p" } },
+    });
+    // The server has the call (it reported progress) when the client goes away.
+    await proxy.next((m) => m.method === "notifications/progress");
+    const pid = Number(/rug-pull-server pid (\d+)/.exec(proxy.stderr())?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    proxy.child.stdin.end();
+    expect(await proxy.exited).toBe(0);
+    expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
