@@ -183,8 +183,17 @@ export function inferCapabilities(
     capabilities: caps,
     access,
     evidenceAccess: evidence.access,
-    mutating: (access !== null && access !== "read") || destructive === true,
-    additiveOnly: readOnly === false && destructive === false && access !== "exec",
+    // Fail closed: a tool is mutating when any evidence says so, even if an annotation
+    // narrowed its capabilities (SCAN011 reports the contradiction separately).
+    mutating:
+      (access !== null && access !== "read") ||
+      (evidence.access !== null && evidence.access.access !== "read") ||
+      destructive === true,
+    additiveOnly:
+      readOnly === false &&
+      destructive === false &&
+      access !== "exec" &&
+      (evidence.access === null || ACCESS_RANK[evidence.access.access] <= ACCESS_RANK.write),
   };
 }
 

@@ -19,8 +19,8 @@ const CONFUSABLE: Readonly<Record<string, string>> = Object.freeze({
   е: "e",
   ё: "e",
   һ: "h",
-  і: "i",
-  ї: "i",
+  і: "l",
+  ї: "l",
   ј: "j",
   к: "k",
   ӏ: "l",
@@ -47,7 +47,7 @@ const CONFUSABLE: Readonly<Record<string, string>> = Object.freeze({
   ϲ: "c",
   ε: "e",
   η: "n",
-  ι: "i",
+  ι: "l",
   κ: "k",
   ν: "v",
   ο: "o",
@@ -71,7 +71,7 @@ const CONFUSABLE: Readonly<Record<string, string>> = Object.freeze({
   ᴠ: "v",
   ᴡ: "w",
   ᴢ: "z",
-  ı: "i",
+  ı: "l",
   ȷ: "j",
   ɡ: "g",
   ɑ: "a",
@@ -79,7 +79,8 @@ const CONFUSABLE: Readonly<Record<string, string>> = Object.freeze({
   ℓ: "l",
   ꭰ: "d",
   ꮃ: "w",
-  // digits and letters that stand in for each other
+  // digits and letters that stand in for each other (every i-like and l-like letter
+  // ends up as "l", in one pass)
   "0": "o",
   "1": "l",
   i: "l",

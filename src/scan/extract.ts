@@ -87,7 +87,7 @@ function extractInto(value: unknown, source: string, out: Extracted): InputForm 
   }
   const listed = readListingLike(value, source, "", null, out);
   if (listed !== null) return listed;
-  if (typeof own(value, "name") === "string") {
+  if (isSingleTool(value)) {
     readToolArray([value], source, null, "", out, true);
     return "tool";
   }
@@ -129,6 +129,33 @@ function readListingLike(
     return "initialize-result";
   }
   return null;
+}
+
+/** Fields of a tool definition (MCP 2025-06-18 and later, plus our `capabilities`). */
+const TOOL_FIELDS = new Set([
+  "name",
+  "title",
+  "description",
+  "inputSchema",
+  "outputSchema",
+  "annotations",
+  "_meta",
+  "icons",
+  "execution",
+  "capabilities",
+]);
+
+/**
+ * A lone tool: a string `name` and an `inputSchema`, or a name and a description with
+ * nothing but tool fields (so a `package.json` is not read as a tool).
+ */
+function isSingleTool(value: Json): boolean {
+  if (typeof own(value, "name") !== "string") return false;
+  if (Object.hasOwn(value, "inputSchema")) return true;
+  return (
+    typeof own(value, "description") === "string" &&
+    Object.keys(value).every((k) => TOOL_FIELDS.has(k))
+  );
 }
 
 function isInitializeResult(value: Json): boolean {

@@ -1,0 +1,174 @@
+import { readFileSync } from "node:fs";
+import { Ajv } from "ajv";
+import { describe, expect, it } from "vitest";
+import type { ScanReport } from "../../src/scan/index.js";
+import {
+  formatJson,
+  formatSarif,
+  formatText,
+  PERMISSIVE_POLICY,
+  parseSuppressions,
+  READ_ONLY_POLICY,
+  REPORT_SCHEMA_ID,
+  RULE_CODES,
+  scanTools,
+  toSarif,
+} from "../../src/scan/index.js";
+
+const schema = JSON.parse(readFileSync("docs/scan-report.schema.json", "utf8"));
+const validate = new Ajv({ allErrors: true, strict: true }).compile(schema);
+const closed = { type: "object", properties: {}, additionalProperties: false };
+
+function mixedReport(): ScanReport {
+  const tools = [
+    { definition: { name: "get_ok", inputSchema: closed }, source: "tools.json", server: "s" },
+    { definition: { name: "get_open" }, source: "tools.json", server: "s" },
+    {
+      definition: { name: "delete_all", inputSchema: { type: "object" } },
+      source: "tools.json",
+      server: null,
+    },
+    {
+      definition: { name: "run_shell", inputSchema: closed, oauth: { issuer: "http://x" } },
+      source: "tools.json",
+      server: null,
+    },
+  ];
+  return scanTools(
+    {
+      tools,
+      instructions: [{ source: "init.json", server: "s", text: "Use get_ok first." }],
+      problems: [
+        {
+          severity: "info",
+          code: "NO_INLINE_TOOLS",
+          source: "mcp.json",
+          message: "mcp.json: 1 server(s) ...",
+        },
+      ],
+      sources: ["tools.json", "init.json"],
+    },
+    READ_ONLY_POLICY,
+    {
+      suppressions: parseSuppressions({
+        version: 1,
+        suppressions: [
+          { tool: "get_open", code: "SCAN004", reason: "reviewed" },
+          { tool: "gone", code: "SCAN004", reason: "stale" },
+          { tool: "get_ok", code: "SCAN005", reason: "old", expires: "2000-01-01" },
+        ],
+      }),
+    },
+  );
+}
+
+describe("JSON output", () => {
+  it("validates against docs/scan-report.schema.json (mixed, empty, error reports)", () => {
+    const reports = [
+      mixedReport(),
+      scanTools([], PERMISSIVE_POLICY),
+      scanTools([{ no: "name" }, { name: "get_x", inputSchema: "bad" }], PERMISSIVE_POLICY),
+    ];
+    for (const report of reports) {
+      const json = JSON.parse(formatJson(report));
+      const ok = validate(json);
+      expect(validate.errors ?? []).toEqual([]);
+      expect(ok).toBe(true);
+      expect(json.$schema).toBe(REPORT_SCHEMA_ID);
+      expect(json.schemaVersion).toBe(1);
+    }
+  });
+
+  it("the schema's $id and rule codes match the library", () => {
+    expect(schema.$id).toBe(REPORT_SCHEMA_ID);
+    const pattern = new RegExp(schema.definitions.code.pattern);
+    for (const code of RULE_CODES) expect(pattern.test(code)).toBe(true);
+    expect(pattern.test("SCAN014")).toBe(false);
+  });
+
+  it("the schema rejects a report with an unknown field or a wrong exit code", () => {
+    const json = JSON.parse(formatJson(mixedReport()));
+    expect(validate({ ...json, extra: 1 })).toBe(false);
+    expect(validate({ ...json, exitCode: 3 })).toBe(false);
+  });
+});
+
+describe("SARIF output", () => {
+  it("is a SARIF 2.1.0 log with rule metadata, levels, logical and physical locations", () => {
+    const report = mixedReport();
+    const log = JSON.parse(
+      formatSarif(report, {
+        version: "9.9.9",
+        sourceText: () => '{\n "tools": [\n  {"name": "delete_all"}',
+      }),
+    );
+    expect(log.version).toBe("2.1.0");
+    expect(log.$schema).toContain("sarif-2.1.0");
+    const run = log.runs[0];
+    expect(run.tool.driver.version).toBe("9.9.9");
+    expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual([...RULE_CODES]);
+    for (const r of run.tool.driver.rules) {
+      expect(r.shortDescription.text.length).toBeGreaterThan(0);
+      expect(["error", "warning"]).toContain(r.defaultConfiguration.level);
+    }
+    const count = report.results.reduce((n, r) => n + r.findings.length, 0);
+    expect(run.results).toHaveLength(count);
+    for (const res of run.results) {
+      expect(run.tool.driver.rules[res.ruleIndex].id).toBe(res.ruleId);
+      expect(["error", "warning"]).toContain(res.level);
+      expect(res.locations[0].logicalLocations[0].name.length).toBeGreaterThan(0);
+    }
+    const del = run.results.find((r: { message: { text: string } }) =>
+      r.message.text.startsWith("delete_all:"),
+    );
+    expect(del.locations[0].physicalLocation).toEqual({
+      artifactLocation: { uri: "tools.json" },
+      region: { startLine: 3 },
+    });
+    const open = run.results.find((r: { ruleId: string }) => r.ruleId === "SCAN004");
+    expect(open.locations[0].logicalLocations[0]).toEqual({
+      name: "get_open",
+      fullyQualifiedName: "s/get_open",
+      kind: "function",
+    });
+    expect(open.suppressions).toEqual([
+      { kind: "external", status: "accepted", justification: "reviewed" },
+    ]);
+    expect(run.invocations[0].toolExecutionNotifications[0].descriptor.id).toBe("NO_INLINE_TOOLS");
+  });
+
+  it("carries unusable input as a failed invocation", () => {
+    const report = scanTools([7], PERMISSIVE_POLICY);
+    const log = toSarif(report);
+    expect(log.runs[0].invocations[0].executionSuccessful).toBe(false);
+    expect(log.runs[0].properties.exitCode).toBe(2);
+  });
+});
+
+describe("text output", () => {
+  it("groups findings under each tool, with notes and a summary", () => {
+    const text = formatText(mixedReport(), { color: false });
+    const lines = text.split("\n");
+    const at = (s: string) => lines.findIndex((l) => l.includes(s));
+    expect(at("FAIL  delete_all")).toBeLessThan(at("SCAN003 fail"));
+    expect(at("SCAN003 fail")).toBeLessThan(at("FAIL  run_shell"));
+    expect(text).toContain("note: mcp.json");
+    expect(text).toContain("PASS  instructions of s");
+    expect(text).toContain("(suppressed: reviewed)");
+    expect(text).toContain("suppression expired on 2000-01-01");
+    expect(text).toContain("unused suppression: gone SCAN004");
+    expect(text.trimEnd().split("\n").at(-1)).toBe("2 failed, 0 warned, 3 passed; exit code 2");
+  });
+
+  it("is plain without colour and coloured with it", () => {
+    const ansi = /\u001b\[/;
+    expect(ansi.test(formatText(mixedReport(), { color: false }))).toBe(false);
+    expect(ansi.test(formatText(mixedReport(), { color: true }))).toBe(true);
+  });
+
+  it("--hide-passed leaves out passing targets", () => {
+    const text = formatText(mixedReport(), { color: false, showPassed: false });
+    expect(text).not.toContain("PASS  ");
+    expect(text).toContain("FAIL  delete_all");
+  });
+});
