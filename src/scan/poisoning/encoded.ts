@@ -5,7 +5,8 @@
  */
 import type { RawHit } from "./types.js";
 
-const CANDIDATE = /[A-Za-z0-9+/_\\-]{24,}={0,2}/g;
+/** Base64, base64url, hex and \\x-escaped runs worth decoding (exported for the lint test). */
+export const CANDIDATE = /[A-Za-z0-9+/_\\-]{24,}={0,2}/g;
 const HEX_ONLY = /^[0-9A-Fa-f]+$/;
 const ESCAPED_HEX = /^(?:\\x[0-9A-Fa-f]{2})+$/;
 const MAX_CANDIDATES = 32;

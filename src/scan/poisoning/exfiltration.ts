@@ -19,6 +19,10 @@ const DESTINATION = `(?:${URL}|${EMAIL}|${OUTSIDE_DESTINATION})`;
 const MARKER_RE = new RegExp(`\\b${ANY_MARKER}\\b`, "i");
 const DIRECTIVE_RE = new RegExp(`\\b(?:${DIRECTIVE}|${SIDE_MARKER}|first|before)\\b`, "i");
 
+const OUTSIDE_RE = new RegExp(`\\b${OUTSIDE_DESTINATION}`, "i");
+const DATA_RE =
+  /\b(?:every|all|any|each|everything|contents?|conversations?|arguments|inputs|data|files|keys|credentials|secrets|tokens|passwords|history|messages|results|responses|logs|details|information|requests|queries|documents|notes|emails|user'?s)\b/i;
+
 const STRONG_READ = /^(?:cat|exfiltrat|steal|harvest|dump|leak|grab)/i;
 
 const notNegated = (text: string, m: RegExpExecArray) =>
@@ -29,7 +33,7 @@ export const EXFILTRATION_RULES: readonly PhraseRule[] = [
   {
     signal: "secret-access",
     pattern: new RegExp(
-      `\\b(?:read|reads|reading|cat|collect|collects|collecting|include|includes|including|append|appends|appending|attach|attaches|extract|extracts|dump|dumps|harvest|harvests|gather|gathers|copy|copies|grab|grabs|steal|steals|exfiltrate|exfiltrates|send|sends|upload|uploads|leak|leaks|forward|forwards|open|opens|load|loads|print|prints|output|outputs|access|accesses|retrieve|retrieves|fetch|fetches|check|verify|confirm)\\b[^\\n]{0,60}?${SECRET_PATH}`,
+      `\\b(?:read|reads|reading|cat|collect|collects|collecting|include|includes|including|append|appends|appending|attach|attaches|extract|extracts|dump|dumps|harvest|harvests|gather|gathers|copy|copies|grab|grabs|steal|steals|exfiltrate|exfiltrates|send|sends|upload|uploads|leak|leaks|forward|forwards|print|prints|output|outputs|retrieve|retrieves|fetch|fetches)\\b[^\\n]{0,60}?${SECRET_PATH}`,
       "gi",
     ),
     why: "has the model or the tool read a key, credential or shell file",
@@ -68,7 +72,17 @@ export const EXFILTRATION_RULES: readonly PhraseRule[] = [
       "gi",
     ),
     why: "sends data to a fixed address, URL or outside destination",
-    accept: notNegated,
+    accept: (text, m) => {
+      if (!notNegated(text, m)) return false;
+      if (OUTSIDE_RE.test(m[0])) return true;
+      // A fixed URL or address alone can be the tool's own API ("posts a comment to the
+      // issue at https://github.com/..."); it is exfiltration when it takes the user's
+      // data wholesale or when it is an extra step the model is ordered to take.
+      return (
+        DATA_RE.test(m[0]) ||
+        DIRECTIVE_RE.test(sentenceAround(text, m.index, m.index + m[0].length))
+      );
+    },
   },
   {
     signal: "exfiltration",
@@ -111,7 +125,7 @@ export const SIDE_CHANNEL_RULES: readonly PhraseRule[] = [
   {
     signal: "side-channel-parameter",
     pattern: new RegExp(
-      `\\b${FILL}\\b[^\\n]{0,30}?\\b(?:any|all|every|the user'?s?|your)\\b[^\\n]{0,20}?\\b(?:${SECRET_NOUN}|environment variables|env vars|personal (?:data|information|details))\\b`,
+      `\\b${FILL}\\b[^\\n]{0,30}?\\b(?:any|all|every)\\b[^\\n]{0,20}?\\b(?:${SECRET_NOUN}|environment variables|env vars|personal (?:data|information|details))\\b`,
       "gi",
     ),
     why: "asks the model to put secrets or personal data into a parameter",

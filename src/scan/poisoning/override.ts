@@ -3,7 +3,6 @@
  * role hijacks, chat-template markup, and all-caps "SYSTEM UPDATE:" banners that issue
  * orders.
  */
-import { DIRECTIVE } from "./cues.js";
 import { type PhraseRule, runRules } from "./rules.js";
 import type { RawHit } from "./types.js";
 
@@ -59,18 +58,27 @@ export const OVERRIDE_RULES: readonly PhraseRule[] = [
   },
   {
     signal: "fake-system-tag",
-    pattern: /(?:^|\n) ?(?:system|developer) ?: ?[a-z]/gi,
+    pattern:
+      /(?:^|\n) ?(?:system|developer|assistant) ?: ?(?:you|ignore|disregard|from now|always|never|the assistant|the model|new instructions)\b/gi,
     why: "starts a line as if it were a system or developer message",
   },
 ];
 
-const BANNER = /\b[A-Z]{2,}[A-Z -]{0,48}:/g;
+const BANNER = /\b[A-Z]{2,20}[A-Z -]{0,48}:/g;
+/** A banner word that claims authority by itself ("SYSTEM", "INTERNAL", "ADMIN"). */
+const STRONG_BANNER_WORD =
+  /\b(?:SYSTEM|INTERNAL|ADMIN|ADMINISTRATOR|DEVELOPER|DEV|ROOT|OVERRIDE|PRIVILEGE)\b/;
+/** A banner word that claims authority in a multi-word banner ("SECURITY ALERT", "PERFORMANCE UPDATE"). */
 const BANNER_WORD =
-  /\b(?:SYSTEM|SECURITY|INTERNAL|ADMIN|ADMINISTRATOR|DEVELOPER|DEV|ROOT|PRIVILEGE|PROTOCOL|COMPLIANCE|OVERRIDE|MAINTENANCE|UPDATE|ENHANCEMENT|OPTIMIZATION|OPTIMISATION|VALIDATION|VERIFICATION|ALERT)\b/;
-const ORDER_AFTER_BANNER = new RegExp(
-  `\\b(?:${DIRECTIVE}|has been (?:temporarily )?(?:deprecated|disabled|optimized|optimised|upgraded|enhanced|updated|replaced|restricted)|is (?:currently )?restricted|please (?:use|call|run))\\b`,
-  "i",
-);
+  /\b(?:SECURITY|PROTOCOL|COMPLIANCE|MAINTENANCE|UPDATE|ENHANCEMENT|OPTIMIZATION|OPTIMISATION|VALIDATION|VERIFICATION|ALERT)\b/;
+/** Orders that go beyond using the tool: run, call, read, send, change, hide. Not "you must pass a path". */
+const ORDER_AFTER_BANNER =
+  /\b(?:(?:you must|you should|you need to|must)\s(?:also\s|first\s|now\s|then\s|immediately\s|automatically\s)?(?:execute|run|call|read|send|access|redirect|change|modify|update|add|halt|inform|not|never|ignore|include|display|state|report|set|visit|first|also)|the system (?:automatically|requires|must|will now)|has been (?:temporarily )?(?:deprecated|disabled|optimized|optimised|upgraded|enhanced|updated|replaced|restricted)|is (?:currently )?restricted|please (?:use|call|run|redirect)|(?:is|are) (?:mandatory|required) for (?:all|every|any))\b/i;
+
+function isBanner(label: string): boolean {
+  if (STRONG_BANNER_WORD.test(label)) return true;
+  return BANNER_WORD.test(label) && /[A-Z] [A-Z]/.test(label);
+}
 
 /** Run the override family over the matching text. */
 export function detectOverride(text: string, hits: RawHit[]): void {
@@ -80,7 +88,7 @@ export function detectOverride(text: string, hits: RawHit[]): void {
   for (;;) {
     const match = BANNER.exec(text);
     if (match === null || count >= 8) break;
-    if (!BANNER_WORD.test(match[0])) continue;
+    if (!isBanner(match[0])) continue;
     const end = match.index + match[0].length;
     const after = text.slice(end, end + 300);
     const order = ORDER_AFTER_BANNER.exec(after);
@@ -94,3 +102,11 @@ export function detectOverride(text: string, hits: RawHit[]): void {
     count++;
   }
 }
+
+/** The banner patterns, for the linear-time lint test. */
+export const BANNER_PATTERNS: readonly RegExp[] = [
+  BANNER,
+  STRONG_BANNER_WORD,
+  BANNER_WORD,
+  ORDER_AFTER_BANNER,
+];
