@@ -5,10 +5,29 @@
  * listing.
  */
 
-/** Prefix of every refused tool call's text. */
+/**
+ * Prefix of every refused tool call's text.
+ *
+ * @example
+ * ```ts
+ * import { AIRLOCK_BLOCK } from "agent-airlock/mcp";
+ * const refused = (text: string) => text.startsWith(AIRLOCK_BLOCK);
+ * console.log(refused("AIRLOCK_BLOCK: tool \"x\" is not admitted by the pins.")); // true
+ * ```
+ */
 export const AIRLOCK_BLOCK = "AIRLOCK_BLOCK:";
 
-/** JSON-RPC error code of a refused `tools/list` (in the implementation-defined range). */
+/**
+ * JSON-RPC error code of a refused `tools/list` (in the implementation-defined range).
+ *
+ * @example
+ * ```ts
+ * import { LISTING_REFUSED_ERROR_CODE } from "agent-airlock/mcp";
+ * import { McpError } from "@modelcontextprotocol/sdk/types.js";
+ * const isPinRefusal = (err: unknown) =>
+ *   err instanceof McpError && err.code === LISTING_REFUSED_ERROR_CODE;
+ * ```
+ */
 export const LISTING_REFUSED_ERROR_CODE = -32001;
 
 /** A `tools/call` result that refuses the call. */

@@ -3,7 +3,15 @@ import type { ToolDefinition } from "../pins/types.js";
 import { McpOptionError } from "./errors.js";
 import type { ToolPageSource } from "./tool-page-source.js";
 
-/** Default cap on the pages of one full listing. */
+/**
+ * Default cap on the pages of one full listing.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_PAGES } from "agent-airlock/mcp";
+ * console.log(DEFAULT_MAX_PAGES); // 100
+ * ```
+ */
 export const DEFAULT_MAX_PAGES = 100;
 
 /**
