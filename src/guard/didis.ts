@@ -17,6 +17,7 @@ import {
   withToolGuard,
 } from "./tool-guard.js";
 
+export { definitionSha256 } from "../canonical/index.js";
 export { type AttestResult, attestMcpPins } from "./attest.js";
 export { issueDelegation } from "./delegation/issue.js";
 export { verifyDelegation } from "./delegation/verify.js";
