@@ -35,6 +35,7 @@ export {
   type ServerGuardOptions,
   type ServerRefusal,
 } from "./pinned-server-transport.js";
+export { rawToolsList } from "./raw-tools-list.js";
 export {
   AIRLOCK_BLOCK,
   type BlockedToolResult,

@@ -5,9 +5,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ToolListingDriftError } from "../../src/errors.js";
 import {
   keepToolsPinned,
+  listAllTools,
   listAllToolsPinned,
   McpClientUnsupportedError,
   PinnedClientTransport,
+  rawToolsList,
   type TransportRefusal,
   toolPageSource,
 } from "../../src/mcp/index.js";
@@ -249,5 +251,31 @@ describe("PinnedClientTransport (raw pages, full fidelity)", () => {
       ["listing", false],
       ["call", false],
     ]);
+  });
+});
+
+describe("rawToolsList", () => {
+  it("reads pages as sent through the 1.x and 2.x clients, unknown annotation keys kept", async () => {
+    const extraToolFields = { annotations: { readOnlyHint: true, "x-scope": "all" } };
+    const s = await connectedPagingServer({ toolCount: 3, pageSize: 2, extraToolFields });
+    closers.push(s.close);
+    const raw = await listAllTools(rawToolsList(s.client));
+    expect(raw.tools.map((t) => t.annotations)).toEqual([
+      extraToolFields.annotations,
+      extraToolFields.annotations,
+      extraToolFields.annotations,
+    ]);
+    expect((await s.client.listTools()).tools[0]?.annotations).toEqual({ readOnlyHint: true });
+
+    const { clientSide } = await pagingPair({ toolCount: 3, pageSize: 2, extraToolFields });
+    const client2 = new Client2({ name: "c2", version: "1.0.0" });
+    await client2.connect(clientSide as never);
+    closers.push(() => client2.close());
+    const raw2 = await listAllTools(rawToolsList(client2));
+    expect(raw2.tools.map((t) => t.annotations)).toEqual(raw.tools.map((t) => t.annotations));
+  });
+
+  it("refuses a client it cannot read raw", () => {
+    expect(() => rawToolsList(async () => ({ tools: [] }))).toThrow(McpClientUnsupportedError);
   });
 });

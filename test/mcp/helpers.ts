@@ -1,7 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { z } from "zod";
 import { ToolDefinitionPinGuard } from "../../src/pins/index.js";
 import {
   createPagingServer,
@@ -30,7 +29,5 @@ export async function connectedPagingServer(
   return Object.assign(paging, { client, close: () => client.close() });
 }
 
-/** A raw tools/list request function through a 1.x client (no result-schema stripping). */
-export function rawToolsList(client: Client) {
-  return (params: { cursor?: string }) => client.request({ method: "tools/list", params }, z.any());
-}
+/** A raw tools/list request function (nothing stripped), from the library itself. */
+export { rawToolsList } from "../../src/mcp/index.js";
