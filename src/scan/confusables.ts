@@ -104,6 +104,8 @@ const CONFUSABLE: Readonly<Record<string, string>> = Object.freeze({
 });
 
 const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range on purpose
+const ASCII = /^[\u0000-\u007f]*$/;
 
 /**
  * The look-alike skeleton of a name: equal skeletons mean the names are confusable.
@@ -116,11 +118,13 @@ const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
  * ```
  */
 export function nameSkeleton(name: string): string {
-  const folded = name.normalize("NFKC").replace(IGNORABLE, "").toLowerCase();
+  // ASCII names need no normalisation: only case and the ASCII look-alikes.
+  const folded = ASCII.test(name) ? name.toLowerCase() : name.normalize("NFKC").replace(IGNORABLE, "").toLowerCase();
+  const chars = folded === name.toLowerCase() && ASCII.test(folded) ? folded : folded.normalize("NFD");
   let out = "";
-  for (const ch of folded.normalize("NFD")) {
+  for (const ch of chars) {
     // Drop combining marks so accented look-alikes (é, ï) meet their base letter.
-    if (/\p{M}/u.test(ch)) continue;
+    if (ch.charCodeAt(0) >= 0x300 && /\p{M}/u.test(ch)) continue;
     out += CONFUSABLE[ch] ?? ch;
   }
   // Multi-letter look-alikes: "rn" reads as "m", "vv" as "w".

@@ -9,8 +9,10 @@ export const MAX_SCHEMA_NODES = 50_000;
 export interface SchemaNode {
   /** The schema at this position (an object or a boolean). */
   schema: unknown;
-  /** JSON pointer of this schema inside the tool definition. */
-  pointer: string;
+  /** The enclosing schema position; null at the root. */
+  parent: SchemaNode | null;
+  /** JSON pointer segments from the parent to here (already escaped), or the root pointer. */
+  segment: string;
   /** Schema nesting depth (the root is 0). */
   depth: number;
   /** The keyword that led here (`properties`, `items`, `anyOf`, ...); null at the root. */
@@ -19,85 +21,93 @@ export interface SchemaNode {
   property: string | null;
 }
 
-const SINGLE = [
-  "additionalProperties",
-  "items",
-  "additionalItems",
-  "contains",
-  "not",
-  "if",
-  "then",
-  "else",
-  "propertyNames",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-];
-const MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
-const ARRAYS = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
+/** How a keyword's value holds subschemas. */
+const KEYWORDS: ReadonlyMap<string, "single" | "map" | "array" | "items"> = new Map([
+  ["additionalProperties", "single"],
+  ["additionalItems", "single"],
+  ["contains", "single"],
+  ["not", "single"],
+  ["if", "single"],
+  ["then", "single"],
+  ["else", "single"],
+  ["propertyNames", "single"],
+  ["unevaluatedItems", "single"],
+  ["unevaluatedProperties", "single"],
+  ["items", "items"],
+  ["properties", "map"],
+  ["patternProperties", "map"],
+  ["$defs", "map"],
+  ["definitions", "map"],
+  ["dependentSchemas", "map"],
+  ["allOf", "array"],
+  ["anyOf", "array"],
+  ["oneOf", "array"],
+  ["prefixItems", "array"],
+]);
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The JSON pointer of a node, built on demand (only findings need it). */
+export function pointerOf(node: SchemaNode): string {
+  const parts: string[] = [];
+  for (let n: SchemaNode | null = node; n !== null; n = n.parent) parts.push(n.segment);
+  parts.reverse();
+  return parts.join("");
+}
 
 /**
  * Visit every schema position of a JSON Schema, iteratively (no recursion a deep document
  * can overflow), in document order, never entering data keywords (`enum`, `default`,
  * `const`, `examples`). Stops at {@link MAX_SCHEMA_DEPTH} or {@link MAX_SCHEMA_NODES}
- * and says which bound it hit; a cyclic in-memory schema is visited once per object.
+ * and returns the node where it stopped; a cyclic in-memory schema is visited once per
+ * object.
  */
 export function walkSchema(
   root: unknown,
   rootPointer: string,
   visit: (node: SchemaNode) => void,
-): { bound: "depth" | "size" | null; pointer: string | null } {
+): { bound: "depth" | "size" | null; node: SchemaNode | null } {
   const stack: SchemaNode[] = [
-    { schema: root, pointer: rootPointer, depth: 0, via: null, property: null },
+    { schema: root, parent: null, segment: rootPointer, depth: 0, via: null, property: null },
   ];
   const seen = new Set<object>();
   let count = 0;
+  const children: SchemaNode[] = [];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.depth > MAX_SCHEMA_DEPTH) return { bound: "depth", pointer: node.pointer };
-    if (++count > MAX_SCHEMA_NODES) return { bound: "size", pointer: node.pointer };
+    if (node.depth > MAX_SCHEMA_DEPTH) return { bound: "depth", node };
+    if (++count > MAX_SCHEMA_NODES) return { bound: "size", node };
     visit(node);
     const s = node.schema;
     if (!isObject(s) || seen.has(s)) continue;
     seen.add(s);
-    const children: SchemaNode[] = [];
-    const child = (
-      schema: unknown,
-      pointer: string,
-      via: string,
-      property: string | null = null,
-    ) => {
-      if (isObject(schema) || typeof schema === "boolean") {
-        children.push({ schema, pointer, depth: node.depth + 1, via, property });
+    children.length = 0;
+    const depth = node.depth + 1;
+    const push = (schema: unknown, segment: string, via: string, property: string | null) => {
+      if (typeof schema === "boolean" || isObject(schema)) {
+        children.push({ schema, parent: node, segment, depth, via, property });
       }
     };
-    for (const key of SINGLE) {
-      if (Object.hasOwn(s, key) && !Array.isArray(s[key]))
-        child(s[key], `${node.pointer}/${key}`, key);
-    }
-    for (const key of MAPS) {
-      const map = Object.hasOwn(s, key) ? s[key] : undefined;
-      if (!isObject(map)) continue;
-      for (const name of Object.keys(map)) {
-        child(
-          map[name],
-          `${node.pointer}/${key}/${esc(name)}`,
-          key,
-          key === "properties" ? name : null,
-        );
+    for (const key in s) {
+      if (!Object.hasOwn(s, key)) continue;
+      const how = KEYWORDS.get(key);
+      if (how === undefined) continue;
+      const value = s[key];
+      if (how === "single" || (how === "items" && !Array.isArray(value))) {
+        push(value, `/${key}`, key, null);
+      } else if (how === "map") {
+        if (!isObject(value)) continue;
+        for (const name in value) {
+          if (!Object.hasOwn(value, name)) continue;
+          push(value[name], `/${key}/${esc(name)}`, key, key === "properties" ? name : null);
+        }
+      } else if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) push(value[i], `/${key}/${i}`, key, null);
       }
-    }
-    for (const key of ARRAYS) {
-      const arr = Object.hasOwn(s, key) ? s[key] : undefined;
-      if (!Array.isArray(arr)) continue;
-      arr.forEach((item, i) => {
-        child(item, `${node.pointer}/${key}/${i}`, key);
-      });
     }
     // Reverse so the stack pops children in document order.
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
-  return { bound: null, pointer: null };
+  return { bound: null, node: null };
 }

@@ -1,8 +1,28 @@
+const CACHE = new Map<string, readonly string[]>();
+const CACHE_LIMIT = 4096;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range on purpose
+const ASCII = /^[\u0000-\u007f]*$/;
+
+/** 0 separator, 1 lower-case letter, 2 upper-case letter, 3 digit. */
+type Kind = 0 | 1 | 2 | 3;
+
+function kindOf(c: string): Kind {
+  const code = c.charCodeAt(0);
+  if (code >= 97 && code <= 122) return 1;
+  if (code >= 65 && code <= 90) return 2;
+  if (code >= 48 && code <= 57) return 3;
+  if (code < 128) return 0;
+  if (/\p{N}/u.test(c)) return 3;
+  if (!/\p{L}/u.test(c)) return 0;
+  return c === c.toLowerCase() ? 1 : 2;
+}
+
 /**
  * Split an identifier into lower-case word tokens: camelCase, PascalCase, snake_case,
  * kebab-case, dotted and spaced names, acronyms (`HTTPRequest` → `http`, `request`) and
- * letter/digit boundaries. The heuristics match whole tokens, never substrings, so
- * `profile` is not a file and `cathedral` is not `cat`.
+ * letter/digit boundaries, after NFKC (so fullwidth letters read as ASCII). The
+ * heuristics match whole tokens, never substrings, so `profile` is not a file and
+ * `cathedral` is not `cat`. One linear pass; results are memoised.
  *
  * @example
  * ```ts
@@ -11,40 +31,40 @@
  * ```
  */
 export function wordTokens(identifier: string): string[] {
-  const text = identifier.normalize("NFKC");
+  const hit = CACHE.get(identifier);
+  if (hit !== undefined) return [...hit];
+  const text = ASCII.test(identifier) ? identifier : identifier.normalize("NFKC");
+  const chars = text.length === identifier.length && ASCII.test(text) ? text : Array.from(text);
+  const n = chars.length;
+  const kinds: Kind[] = new Array(n);
+  for (let i = 0; i < n; i++) kinds[i] = kindOf(chars[i]!);
   const out: string[] = [];
-  // One pass, no regex backtracking: a token ends at a separator, at a lower→upper step,
-  // at the last capital of an acronym followed by lower case, and at letter/digit steps.
   let start = -1;
-  const kind = (c: string): 0 | 1 | 2 | 3 => {
-    if (c >= "a" && c <= "z") return 1;
-    if (c >= "A" && c <= "Z") return 2;
-    if (c >= "0" && c <= "9") return 3;
-    if (/\p{L}/u.test(c)) return c === c.toLowerCase() ? 1 : 2;
-    return 0;
+  const flush = (end: number) => {
+    let word = "";
+    for (let j = start; j < end; j++) word += chars[j];
+    out.push(word.toLowerCase());
   };
-  const chars = Array.from(text);
-  for (let i = 0; i <= chars.length; i++) {
-    const c = chars[i];
-    const k = c === undefined ? 0 : kind(c);
-    if (start >= 0 && i < chars.length) {
-      const prev = kind(chars[i - 1]!);
-      const next = i + 1 < chars.length ? kind(chars[i + 1]!) : 0;
-      const boundary =
-        k === 0 ||
-        (prev === 1 && k === 2) ||
-        (prev === 2 && k === 2 && next === 1) ||
-        (prev === 3) !== (k === 3);
-      if (boundary) {
-        out.push(chars.slice(start, i).join("").toLowerCase());
-        start = k === 0 ? -1 : i;
-      }
-    } else if (start >= 0) {
-      out.push(chars.slice(start, i).join("").toLowerCase());
-      start = -1;
-    } else if (k !== 0) {
-      start = i;
+  for (let i = 0; i < n; i++) {
+    const k = kinds[i]!;
+    if (start < 0) {
+      if (k !== 0) start = i;
+      continue;
+    }
+    const prev = kinds[i - 1]!;
+    const next = i + 1 < n ? kinds[i + 1]! : 0;
+    const boundary =
+      k === 0 ||
+      (prev === 1 && k === 2) ||
+      (prev === 2 && k === 2 && next === 1) ||
+      (prev === 3) !== (k === 3);
+    if (boundary) {
+      flush(i);
+      start = k === 0 ? -1 : i;
     }
   }
-  return out;
+  if (start >= 0) flush(n);
+  if (CACHE.size >= CACHE_LIMIT) CACHE.clear();
+  CACHE.set(identifier, out);
+  return [...out];
 }

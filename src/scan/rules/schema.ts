@@ -1,6 +1,6 @@
 import type { ToolDefinition } from "../../pins/types.js";
 import type { CapabilityProfile } from "../capabilities.js";
-import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, walkSchema } from "../schema-walk.js";
+import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, pointerOf, type SchemaNode, walkSchema } from "../schema-walk.js";
 import { wordTokens } from "../tokens.js";
 import type { Finding } from "../types.js";
 import { SENSITIVE_ARGUMENT_TOKENS } from "../vocabulary.js";
@@ -62,7 +62,7 @@ export function schemaFindings(tool: ToolDefinition, profile: CapabilityProfile)
   const output = Object.hasOwn(tool, "outputSchema") ? tool.outputSchema : undefined;
   if (isObject(output)) {
     const bound = walkSchema(output, "/outputSchema", (node) => {
-      externalRef(node.schema, node.pointer, findings);
+      externalRef(node, findings);
     });
     boundFinding(bound, findings);
   }
@@ -89,9 +89,9 @@ function isOpen(schema: unknown): string | null {
 function walkInput(input: Record<string, unknown>, findings: Finding[]) {
   const bound = walkSchema(input, "/inputSchema", (node) => {
     const s = node.schema;
-    externalRef(s, node.pointer, findings);
-    if (node.property !== null) propertyFinding(node.property, s, node.pointer, findings);
-    if (isObject(s)) composition(s, node.pointer, findings);
+    externalRef(node, findings);
+    if (node.property !== null) propertyFinding(node.property, s, node, findings);
+    if (isObject(s)) composition(s, node, findings);
   });
   boundFinding(bound, findings);
 }
@@ -101,7 +101,7 @@ function boundFinding(bound: ReturnType<typeof walkSchema>, findings: Finding[])
   findings.push({
     code: "SCAN013",
     grade: "fail",
-    pointer: bound.pointer ?? undefined,
+    pointer: bound.node === null ? undefined : pointerOf(bound.node),
     message:
       bound.bound === "depth"
         ? `schema nested deeper than ${MAX_SCHEMA_DEPTH} levels: not analysed past this point`
@@ -109,7 +109,8 @@ function boundFinding(bound: ReturnType<typeof walkSchema>, findings: Finding[])
   });
 }
 
-function externalRef(schema: unknown, pointer: string, findings: Finding[]) {
+function externalRef(node: SchemaNode, findings: Finding[]) {
+  const schema = node.schema;
   if (!isObject(schema)) return;
   for (const key of ["$ref", "$dynamicRef", "$recursiveRef"]) {
     const ref = has(schema, key) ? schema[key] : undefined;
@@ -117,29 +118,30 @@ function externalRef(schema: unknown, pointer: string, findings: Finding[]) {
       findings.push({
         code: "SCAN009",
         grade: "fail",
-        pointer: `${pointer}/${key.replaceAll("~", "~0")}`,
+        pointer: `${pointerOf(node)}/${key}`,
         message: `${key} points outside the document (${JSON.stringify(ref.slice(0, 200))}): the real schema is unknowable offline`,
       });
     }
   }
 }
 
-function propertyFinding(name: string, schema: unknown, pointer: string, findings: Finding[]) {
-  if (schema === true || (isObject(schema) && !CONSTRAINING.some((k) => has(schema, k)))) {
+function propertyFinding(name: string, schema: unknown, node: SchemaNode, findings: Finding[]) {
+  const typed = isObject(schema) && has(schema, "type");
+  if (schema === true || (isObject(schema) && !typed && !CONSTRAINING.some((k) => has(schema, k)))) {
     findings.push({
       code: "SCAN005",
       grade: "warn",
-      pointer,
+      pointer: pointerOf(node),
       message: `argument ${JSON.stringify(name)} has no type constraint`,
     });
     return;
   }
   if (!isObject(schema)) return;
-  if (!TYPE_KEYWORDS.some((k) => has(schema, k))) {
+  if (!typed && !TYPE_KEYWORDS.some((k) => has(schema, k))) {
     findings.push({
       code: "SCAN005",
       grade: "warn",
-      pointer,
+      pointer: pointerOf(node),
       message: `argument ${JSON.stringify(name)} has no type, enum, const or $ref`,
     });
     return;
@@ -147,16 +149,16 @@ function propertyFinding(name: string, schema: unknown, pointer: string, finding
   if (!wordTokens(name).some((t) => SENSITIVE_ARGUMENT_TOKENS.has(t))) return;
   // A sensitive string, or an array of them.
   let leaf: Record<string, unknown> = schema;
-  let leafPointer = pointer;
+  let suffix = "";
   if (isType(schema, "array") && isObject(schema.items)) {
     leaf = schema.items;
-    leafPointer = `${pointer}/items`;
+    suffix = "/items";
   }
   if (isType(leaf, "string") && !STRING_CONSTRAINTS.some((k) => has(leaf, k))) {
     findings.push({
       code: "SCAN005",
       grade: "warn",
-      pointer: leafPointer,
+      pointer: `${pointerOf(node)}${suffix}`,
       message: `sensitive string argument ${JSON.stringify(name)} has no enum, pattern, format or maxLength`,
     });
   }
@@ -167,7 +169,7 @@ function isType(schema: Record<string, unknown>, type: string): boolean {
   return t === type || (Array.isArray(t) && t.includes(type));
 }
 
-function composition(schema: Record<string, unknown>, pointer: string, findings: Finding[]) {
+function composition(schema: Record<string, unknown>, node: SchemaNode, findings: Finding[]) {
   const closedHere = schema.unevaluatedProperties === false;
   for (const key of ["oneOf", "anyOf", "allOf"]) {
     const branches = has(schema, key) ? schema[key] : undefined;
@@ -193,7 +195,7 @@ function composition(schema: Record<string, unknown>, pointer: string, findings:
       findings.push({
         code: "SCAN010",
         grade: "warn",
-        pointer: `${pointer}/${key}`,
+        pointer: `${pointerOf(node)}/${key}`,
         message: `${key} hides the real argument surface: ${reasons.join("; ")}`,
       });
     }

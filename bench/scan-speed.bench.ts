@@ -1,0 +1,139 @@
+/**
+ * `npm run bench -- scan-speed`: how fast scan-tools checks the real servers' tools, in
+ * process (per tool) and as a whole CLI process, each as a ratio to JSON.parse of the
+ * same input measured in the same run; plus the 100,000-level hostile schema.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { detectInjectionInTool } from "../src/scan/poisoning/index.js";
+import { loadToolDefs, PERMISSIVE_POLICY, parseToolDefs, scanTools, STRICT_POLICY } from "../src/scan/index.js";
+import { formatNs, formatRatio, measure, table } from "./lib/measure.js";
+
+export const title = "scan-tools speed";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const corpus = join(root, "..", "shared", "corpus", "real-servers");
+
+function medianMs(runs: number, fn: () => void): number {
+  const samples: number[] = [];
+  fn(); // warm the file cache
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    samples.push(performance.now() - t0);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)]!;
+}
+
+export async function run(): Promise<string> {
+  if (!existsSync(corpus)) return "_Skipped: ../shared/corpus/real-servers is missing._";
+  const files = readdirSync(corpus)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => join(corpus, f));
+  const texts = files.map((f) => readFileSync(f, "utf8"));
+  const set = await loadToolDefs(corpus);
+  const n = set.tools.length;
+  const out: string[] = [];
+
+  // In process: the whole set, per tool.
+  const parse = measure(() => {
+    for (const t of texts) JSON.parse(t);
+  });
+  const scanPermissive = measure(() => scanTools(set, PERMISSIVE_POLICY));
+  const scanStrict = measure(() => scanTools(set, STRICT_POLICY));
+  const loadAndScan = measure(() => {
+    for (let i = 0; i < texts.length; i++) scanTools(parseToolDefs(texts[i]!, files[i]!), PERMISSIVE_POLICY);
+  });
+  const detector = measure(() => {
+    for (const t of set.tools) detectInjectionInTool(t.definition);
+  });
+  out.push(
+    `In process, the ${n} tools of the ${files.length} real servers (../shared/corpus/real-servers), per tool. ` +
+      "The baseline is `JSON.parse` of the same files in the same run. The Python original takes 83 µs per tool (target: under 10 µs).",
+    "",
+    table(
+      ["operation", "per tool", "× JSON.parse"],
+      [
+        ["JSON.parse of the files (baseline)", formatNs(parse.median / n), formatRatio(1)],
+        ["scanTools, permissive", formatNs(scanPermissive.median / n), formatRatio(scanPermissive.median / parse.median)],
+        ["scanTools, strict", formatNs(scanStrict.median / n), formatRatio(scanStrict.median / parse.median)],
+        ["parse + load + scan (what the CLI does)", formatNs(loadAndScan.median / n), formatRatio(loadAndScan.median / parse.median)],
+        ["of which: SCAN002 detector alone", formatNs(detector.median / n), formatRatio(detector.median / parse.median)],
+      ],
+    ),
+  );
+
+  // Whole CLI process.
+  try {
+    execFileSync("npm", ["run", "build"], { cwd: root, stdio: "ignore" });
+  } catch {
+    // A build with type errors elsewhere still emits; go on if the CLI is there.
+  }
+  const bin = join(root, "dist", "cli", "bin.js");
+  if (existsSync(bin)) {
+    const runs = 11;
+    const nodeBare = medianMs(runs, () => spawnSync(process.execPath, ["-e", "0"]));
+    const parseScript = `const fs=require("fs");for(const f of ${JSON.stringify(files)})JSON.parse(fs.readFileSync(f,"utf8"))`;
+    const nodeParse = medianMs(runs, () => spawnSync(process.execPath, ["-e", parseScript]));
+    const help = medianMs(runs, () => spawnSync(process.execPath, [bin, "--version"]));
+    const cli = medianMs(runs, () => spawnSync(process.execPath, [bin, "scan-tools", corpus, "--output", "json"]));
+    const check = spawnSync(process.execPath, [bin, "scan-tools", corpus, "--output", "json"], { encoding: "utf8" });
+    const exit = check.status;
+    out.push(
+      "",
+      `Whole process, \`node dist/cli/bin.js scan-tools <real-servers> --output json\`, median of ${runs} runs (exit code ${exit}). ` +
+        "The baseline is a Node process that reads and `JSON.parse`s the same files. The Python original takes 303 ms (target: under 120 ms).",
+      "",
+      table(
+        ["process", "wall time", "× baseline"],
+        [
+          ["`node -e 0` (bare start-up)", `${nodeBare.toFixed(1)} ms`, formatRatio(nodeBare / nodeParse)],
+          ["node: read + JSON.parse the files (baseline)", `${nodeParse.toFixed(1)} ms`, formatRatio(1)],
+          ["`airlock --version` (CLI start-up, every command registered)", `${help.toFixed(1)} ms`, formatRatio(help / nodeParse)],
+          ["`airlock scan-tools` on the real servers", `${cli.toFixed(1)} ms`, formatRatio(cli / nodeParse)],
+        ],
+      ),
+    );
+  } else {
+    out.push("", "_Whole-process row skipped: `npm run build` produced no dist/cli/bin.js._");
+  }
+
+  // Hostile input.
+  const depth = 100_000;
+  const deep = `{"name":"get_deep","inputSchema":{"type":"object","additionalProperties":false,"properties":{"p":${'{"type":"array","items":'.repeat(depth)}{"type":"string"}${"}".repeat(depth)}}}}`;
+  const deepParse = measure(() => JSON.parse(deep), { rounds: 7, roundMs: 100 });
+  const deepScan = measure(() => scanTools(parseToolDefs(deep, "deep.json"), PERMISSIVE_POLICY), { rounds: 7, roundMs: 100 });
+  const report = scanTools(parseToolDefs(deep, "deep.json"), PERMISSIVE_POLICY);
+  const codes = [...new Set(report.results[0]?.findings.map((f) => f.code))].join(", ");
+  let cliExit: number | null = null;
+  if (existsSync(bin)) {
+    const dir = mkdtempSync(join(tmpdir(), "airlock-bench-"));
+    writeFileSync(join(dir, "deep.json"), deep);
+    cliExit = spawnSync(process.execPath, [bin, "scan-tools", join(dir, "deep.json"), "--output", "json"]).status;
+  }
+  out.push(
+    "",
+    "Hostile input: one tool whose schema nests 100,000 levels (`items` in `items`, " +
+      `${(deep.length / 1e6).toFixed(1)} MB). The Python original dies with a RecursionError near 490 levels.`,
+    "",
+    table(
+      ["operation", "time", "× JSON.parse", "outcome"],
+      [
+        ["JSON.parse (baseline)", formatNs(deepParse.median), formatRatio(1), "parsed"],
+        [
+          "parse + scanTools",
+          formatNs(deepScan.median),
+          formatRatio(deepScan.median / deepParse.median),
+          `findings ${codes}; exit code ${report.exitCode}${cliExit === null ? "" : `; CLI exit code ${cliExit}`}`,
+        ],
+      ],
+    ),
+  );
+  return out.join("\n");
+}
