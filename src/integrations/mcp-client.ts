@@ -100,7 +100,12 @@ async function listAll(client: McpToolsClient, maxPages: number): Promise<Map<st
   let cursor: string | undefined;
   for (let page = 0; ; page++) {
     if (page >= maxPages) throw new Error(`tools/list has more than ${maxPages} pages`);
-    const result = (await client.listTools(cursor === undefined ? undefined : { cursor })) as {
+    // cacheMode "refresh": the 2.x client may answer from its listing cache (when the server
+    // sends cache hints); ask the server itself. The 1.x client ignores the option.
+    const list = client.listTools as (params?: unknown, options?: unknown) => Promise<unknown>;
+    const result = (await (cursor === undefined
+      ? list.call(client, undefined, { cacheMode: "refresh" })
+      : list.call(client, { cursor }))) as {
       tools?: unknown;
       nextCursor?: unknown;
     } | null;
