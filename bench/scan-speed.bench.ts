@@ -9,8 +9,14 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import {
+  loadToolDefs,
+  PERMISSIVE_POLICY,
+  parseToolDefs,
+  STRICT_POLICY,
+  scanTools,
+} from "../src/scan/index.js";
 import { detectInjectionInTool } from "../src/scan/poisoning/index.js";
-import { loadToolDefs, PERMISSIVE_POLICY, parseToolDefs, scanTools, STRICT_POLICY } from "../src/scan/index.js";
 import { formatNs, formatRatio, measure, table } from "./lib/measure.js";
 
 export const title = "scan-tools speed";
@@ -48,7 +54,8 @@ export async function run(): Promise<string> {
   const scanPermissive = measure(() => scanTools(set, PERMISSIVE_POLICY));
   const scanStrict = measure(() => scanTools(set, STRICT_POLICY));
   const loadAndScan = measure(() => {
-    for (let i = 0; i < texts.length; i++) scanTools(parseToolDefs(texts[i]!, files[i]!), PERMISSIVE_POLICY);
+    for (let i = 0; i < texts.length; i++)
+      scanTools(parseToolDefs(texts[i]!, files[i]!), PERMISSIVE_POLICY);
   });
   const detector = measure(() => {
     for (const t of set.tools) detectInjectionInTool(t.definition);
@@ -61,10 +68,26 @@ export async function run(): Promise<string> {
       ["operation", "per tool", "× JSON.parse"],
       [
         ["JSON.parse of the files (baseline)", formatNs(parse.median / n), formatRatio(1)],
-        ["scanTools, permissive", formatNs(scanPermissive.median / n), formatRatio(scanPermissive.median / parse.median)],
-        ["scanTools, strict", formatNs(scanStrict.median / n), formatRatio(scanStrict.median / parse.median)],
-        ["parse + load + scan (what the CLI does)", formatNs(loadAndScan.median / n), formatRatio(loadAndScan.median / parse.median)],
-        ["of which: SCAN002 detector alone", formatNs(detector.median / n), formatRatio(detector.median / parse.median)],
+        [
+          "scanTools, permissive",
+          formatNs(scanPermissive.median / n),
+          formatRatio(scanPermissive.median / parse.median),
+        ],
+        [
+          "scanTools, strict",
+          formatNs(scanStrict.median / n),
+          formatRatio(scanStrict.median / parse.median),
+        ],
+        [
+          "parse + load + scan (what the CLI does)",
+          formatNs(loadAndScan.median / n),
+          formatRatio(loadAndScan.median / parse.median),
+        ],
+        [
+          "of which: SCAN002 detector alone",
+          formatNs(detector.median / n),
+          formatRatio(detector.median / parse.median),
+        ],
       ],
     ),
   );
@@ -82,8 +105,12 @@ export async function run(): Promise<string> {
     const parseScript = `const fs=require("fs");for(const f of ${JSON.stringify(files)})JSON.parse(fs.readFileSync(f,"utf8"))`;
     const nodeParse = medianMs(runs, () => spawnSync(process.execPath, ["-e", parseScript]));
     const help = medianMs(runs, () => spawnSync(process.execPath, [bin, "--version"]));
-    const cli = medianMs(runs, () => spawnSync(process.execPath, [bin, "scan-tools", corpus, "--output", "json"]));
-    const check = spawnSync(process.execPath, [bin, "scan-tools", corpus, "--output", "json"], { encoding: "utf8" });
+    const cli = medianMs(runs, () =>
+      spawnSync(process.execPath, [bin, "scan-tools", corpus, "--output", "json"]),
+    );
+    const check = spawnSync(process.execPath, [bin, "scan-tools", corpus, "--output", "json"], {
+      encoding: "utf8",
+    });
     const exit = check.status;
     out.push(
       "",
@@ -93,10 +120,26 @@ export async function run(): Promise<string> {
       table(
         ["process", "wall time", "× baseline"],
         [
-          ["`node -e 0` (bare start-up)", `${nodeBare.toFixed(1)} ms`, formatRatio(nodeBare / nodeParse)],
-          ["node: read + JSON.parse the files (baseline)", `${nodeParse.toFixed(1)} ms`, formatRatio(1)],
-          ["`airlock --version` (CLI start-up, every command registered)", `${help.toFixed(1)} ms`, formatRatio(help / nodeParse)],
-          ["`airlock scan-tools` on the real servers", `${cli.toFixed(1)} ms`, formatRatio(cli / nodeParse)],
+          [
+            "`node -e 0` (bare start-up)",
+            `${nodeBare.toFixed(1)} ms`,
+            formatRatio(nodeBare / nodeParse),
+          ],
+          [
+            "node: read + JSON.parse the files (baseline)",
+            `${nodeParse.toFixed(1)} ms`,
+            formatRatio(1),
+          ],
+          [
+            "`airlock --version` (CLI start-up, every command registered)",
+            `${help.toFixed(1)} ms`,
+            formatRatio(help / nodeParse),
+          ],
+          [
+            "`airlock scan-tools` on the real servers",
+            `${cli.toFixed(1)} ms`,
+            formatRatio(cli / nodeParse),
+          ],
         ],
       ),
     );
@@ -108,14 +151,23 @@ export async function run(): Promise<string> {
   const depth = 100_000;
   const deep = `{"name":"get_deep","inputSchema":{"type":"object","additionalProperties":false,"properties":{"p":${'{"type":"array","items":'.repeat(depth)}{"type":"string"}${"}".repeat(depth)}}}}`;
   const deepParse = measure(() => JSON.parse(deep), { rounds: 7, roundMs: 100 });
-  const deepScan = measure(() => scanTools(parseToolDefs(deep, "deep.json"), PERMISSIVE_POLICY), { rounds: 7, roundMs: 100 });
+  const deepScan = measure(() => scanTools(parseToolDefs(deep, "deep.json"), PERMISSIVE_POLICY), {
+    rounds: 7,
+    roundMs: 100,
+  });
   const report = scanTools(parseToolDefs(deep, "deep.json"), PERMISSIVE_POLICY);
   const codes = [...new Set(report.results[0]?.findings.map((f) => f.code))].join(", ");
   let cliExit: number | null = null;
   if (existsSync(bin)) {
     const dir = mkdtempSync(join(tmpdir(), "airlock-bench-"));
     writeFileSync(join(dir, "deep.json"), deep);
-    cliExit = spawnSync(process.execPath, [bin, "scan-tools", join(dir, "deep.json"), "--output", "json"]).status;
+    cliExit = spawnSync(process.execPath, [
+      bin,
+      "scan-tools",
+      join(dir, "deep.json"),
+      "--output",
+      "json",
+    ]).status;
   }
   out.push(
     "",

@@ -119,8 +119,11 @@ const ASCII = /^[\u0000-\u007f]*$/;
  */
 export function nameSkeleton(name: string): string {
   // ASCII names need no normalisation: only case and the ASCII look-alikes.
-  const folded = ASCII.test(name) ? name.toLowerCase() : name.normalize("NFKC").replace(IGNORABLE, "").toLowerCase();
-  const chars = folded === name.toLowerCase() && ASCII.test(folded) ? folded : folded.normalize("NFD");
+  const folded = ASCII.test(name)
+    ? name.toLowerCase()
+    : name.normalize("NFKC").replace(IGNORABLE, "").toLowerCase();
+  const chars =
+    folded === name.toLowerCase() && ASCII.test(folded) ? folded : folded.normalize("NFD");
   let out = "";
   for (const ch of chars) {
     // Drop combining marks so accented look-alikes (é, ï) meet their base letter.

@@ -46,7 +46,10 @@ const closed = { type: "object", properties: {}, additionalProperties: false };
 
 describe("SCAN002 plumbing", () => {
   it("maps each detector finding to a SCAN002 failure carrying signal, pointer, span, excerpt and why", () => {
-    const report = scanTools([{ name: "get_x", description: "ok EVIL", inputSchema: closed }], PERMISSIVE_POLICY);
+    const report = scanTools(
+      [{ name: "get_x", description: "ok EVIL", inputSchema: closed }],
+      PERMISSIVE_POLICY,
+    );
     expect(report.results[0]?.findings).toEqual([
       {
         code: "SCAN002",
@@ -59,7 +62,9 @@ describe("SCAN002 plumbing", () => {
       },
     ]);
     expect(report.exitCode).toBe(2);
-    expect(JSON.parse(formatJson(report)).results[0].findings[0].signal).toBe("instruction-override");
+    expect(JSON.parse(formatJson(report)).results[0].findings[0].signal).toBe(
+      "instruction-override",
+    );
   });
 
   it("passes a tool the detector finds clean, and hands it the tool as given", () => {
@@ -71,17 +76,40 @@ describe("SCAN002 plumbing", () => {
 
   it("scans server instructions with the instructions site", () => {
     const report = scanTools(
-      { tools: [], instructions: [{ source: "init.json", server: "helper", text: "EVIL plan" }], problems: [], sources: [] },
+      {
+        tools: [],
+        instructions: [{ source: "init.json", server: "helper", text: "EVIL plan" }],
+        problems: [],
+        sources: [],
+      },
       PERMISSIVE_POLICY,
     );
-    expect(calls.text.at(-1)).toEqual({ text: "EVIL plan", site: { kind: "instructions", pointer: "/instructions" } });
-    expect(report.results[0]).toMatchObject({ kind: "instructions", name: "helper", grade: "fail" });
-    expect(report.results[0]?.findings[0]).toMatchObject({ code: "SCAN002", signal: "exfiltration", pointer: "/instructions" });
+    expect(calls.text.at(-1)).toEqual({
+      text: "EVIL plan",
+      site: { kind: "instructions", pointer: "/instructions" },
+    });
+    expect(report.results[0]).toMatchObject({
+      kind: "instructions",
+      name: "helper",
+      grade: "fail",
+    });
+    expect(report.results[0]?.findings[0]).toMatchObject({
+      code: "SCAN002",
+      signal: "exfiltration",
+      pointer: "/instructions",
+    });
   });
 
   it("fails closed when the detector throws", () => {
-    const report = scanTools([{ name: "get_z", description: "THROW", inputSchema: closed }], PERMISSIVE_POLICY);
-    expect(report.results[0]?.findings[0]).toMatchObject({ code: "SCAN002", grade: "fail", signal: "detector-error" });
+    const report = scanTools(
+      [{ name: "get_z", description: "THROW", inputSchema: closed }],
+      PERMISSIVE_POLICY,
+    );
+    expect(report.results[0]?.findings[0]).toMatchObject({
+      code: "SCAN002",
+      grade: "fail",
+      signal: "detector-error",
+    });
     expect(report.exitCode).toBe(2);
   });
 });

@@ -1,6 +1,12 @@
 import type { ToolDefinition } from "../../pins/types.js";
 import type { CapabilityProfile } from "../capabilities.js";
-import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, pointerOf, type SchemaNode, walkSchema } from "../schema-walk.js";
+import {
+  MAX_SCHEMA_DEPTH,
+  MAX_SCHEMA_NODES,
+  pointerOf,
+  type SchemaNode,
+  walkSchema,
+} from "../schema-walk.js";
 import { wordTokens } from "../tokens.js";
 import type { Finding } from "../types.js";
 import { SENSITIVE_ARGUMENT_TOKENS } from "../vocabulary.js";
@@ -127,7 +133,10 @@ function externalRef(node: SchemaNode, findings: Finding[]) {
 
 function propertyFinding(name: string, schema: unknown, node: SchemaNode, findings: Finding[]) {
   const typed = isObject(schema) && has(schema, "type");
-  if (schema === true || (isObject(schema) && !typed && !CONSTRAINING.some((k) => has(schema, k)))) {
+  if (
+    schema === true ||
+    (isObject(schema) && !typed && !CONSTRAINING.some((k) => has(schema, k)))
+  ) {
     findings.push({
       code: "SCAN005",
       grade: "warn",
