@@ -540,3 +540,113 @@ describe("assertDelegation", () => {
     );
   });
 });
+
+describe("verifyDelegation: hostile containers", () => {
+  it("a chain that contains itself, a throwing getter or a proxy is malformed, never a crash", async () => {
+    const cyclic: unknown[] = [];
+    cyclic.push(cyclic);
+    expect((await verifyDelegation(cyclic, { trustedRoots: ["did:key:z6Mkx"] })).code).toBe(
+      "DELEGATION_MALFORMED",
+    );
+    const getter = [1];
+    Object.defineProperty(getter, 0, {
+      get() {
+        throw new Error("boom");
+      },
+    });
+    expect((await verifyDelegation(getter, { trustedRoots: ["did:key:z6Mkx"] })).code).toBe(
+      "DELEGATION_MALFORMED",
+    );
+    const proxy = new Proxy([], {
+      get() {
+        throw new Error("boom");
+      },
+    });
+    expect((await verifyDelegation(proxy, { trustedRoots: ["did:key:z6Mkx"] })).code).toBe(
+      "DELEGATION_MALFORMED",
+    );
+  });
+
+  it("reads each link once: a getter cannot swap a link between checks", async () => {
+    const { root, agent, chain } = await chainOf();
+    let reads = 0;
+    const sneaky = [...chain];
+    Object.defineProperty(sneaky, 2, {
+      get() {
+        reads++;
+        return reads === 1 ? chain[2] : "swapped";
+      },
+    });
+    const r = await verifyDelegation(sneaky, {
+      trustedRoots: [root.did],
+      agent: agent.did,
+      now: NOW,
+    });
+    expect(r.status).toBe("VALID");
+    expect(reads).toBe(1);
+  });
+});
+
+describe("verifyDelegation: properties", () => {
+  it("any single-character change to any link of a valid chain makes it INVALID", async () => {
+    const fc = (await import("fast-check")).default;
+    const { root, agent, chain } = await chainOf();
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.";
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 2 }),
+        fc.nat(),
+        fc.constantFrom(...alphabet),
+        async (which, at, ch) => {
+          const link = chain[which]!;
+          const pos = at % link.length;
+          if (link[pos] === ch) return;
+          const mutated = [...chain];
+          mutated[which] = `${link.slice(0, pos)}${ch}${link.slice(pos + 1)}`;
+          const r = await verifyDelegation(mutated, {
+            trustedRoots: [root.did],
+            agent: agent.did,
+            now: NOW,
+          });
+          // Even a change in the unused trailing bits of a segment is refused: one
+          // spelling per link, so one digest per link.
+          expect(r.status).toBe("INVALID");
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it("never throws and never answers VALID for arbitrary JSON", async () => {
+    const fc = (await import("fast-check")).default;
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue(), async (value) => {
+        const r = await verifyDelegation(value, { trustedRoots: ["did:key:z6Mkx"] });
+        expect(r.status).toBe("INVALID");
+        expect(r.effectiveCapabilities).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("verifyDelegation: one spelling per link", () => {
+  it("refuses a signature re-encoded with stray trailing bits", async () => {
+    const { root, agent, chain } = await chainOf();
+    const leaf = chain[2]!;
+    const last = leaf[leaf.length - 1]!;
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    // 64 signature bytes leave 4 unused bits in the last character: flip the lowest one.
+    const twin = alphabet[alphabet.indexOf(last) ^ 1]!;
+    const variant = [...chain.slice(0, 2), `${leaf.slice(0, -1)}${twin}`];
+    expect(Buffer.from(variant[2]!.split(".")[2]!, "base64url")).toEqual(
+      Buffer.from(leaf.split(".")[2]!, "base64url"),
+    );
+    const r = await verifyDelegation(variant, {
+      trustedRoots: [root.did],
+      agent: agent.did,
+      now: NOW,
+    });
+    expect(r.code).toBe("DELEGATION_MALFORMED");
+  });
+});

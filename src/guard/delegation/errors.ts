@@ -135,8 +135,8 @@ export class DidError extends DelegationError {
 export class DelegationInvalidError extends DelegationError {
   declare readonly code: ChainFailureCode;
   /** The full verification result. */
-  readonly verification: import("./verify.js").DelegationVerification;
-  constructor(code: ChainFailureCode, verification: import("./verify.js").DelegationVerification) {
+  readonly verification: import("./result.js").DelegationVerification;
+  constructor(code: ChainFailureCode, verification: import("./result.js").DelegationVerification) {
     const failed = verification.checks.find((c) => c.result === "FAIL");
     super(code, `delegation chain refused (${code}): ${failed?.detail ?? "invalid"}`);
     this.verification = verification;

@@ -118,7 +118,18 @@ export function decodeLink(link: unknown): DecodedLink {
   if (!COMPACT.test(link)) {
     throw new LinkFormatError("not a compact JWS (three base64url segments joined by '.')");
   }
-  const [header, payload] = link.split(".") as [string, string, string];
+  const [header, payload, signature] = link.split(".") as [string, string, string];
+  // One spelling per link: unused trailing bits in a base64url segment would let the same
+  // signed bytes travel under several texts, hence several digests.
+  for (const segment of [header, payload, signature]) {
+    let canonical: boolean;
+    try {
+      canonical = base64url.encode(base64url.decode(segment)) === segment;
+    } catch {
+      canonical = false;
+    }
+    if (!canonical) throw new LinkFormatError("a segment is not canonical base64url");
+  }
   return {
     text: link,
     digest: linkDigest(link),

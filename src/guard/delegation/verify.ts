@@ -12,132 +12,35 @@
  *
  * @module
  */
-import { type KeyObject, timingSafeEqual } from "node:crypto";
-import { compactVerify } from "jose";
-import { assertGrant, covers } from "../capability.js";
 import { didMethod } from "../did/did-key.js";
-import { type DidResolver, methodResolver } from "../did/resolver.js";
-import { type ChainFailureCode, DelegationInvalidError, DidError } from "./errors.js";
+import { methodResolver } from "../did/resolver.js";
+import { type ChainFailureCode, DelegationInvalidError } from "./errors.js";
+import { decodeLink, LinkFormatError, MAX_CHAIN_LENGTH, readClaims } from "./link.js";
 import {
-  type DecodedLink,
-  decodeLink,
-  LINK_TYPE,
-  type LinkClaims,
-  LinkFormatError,
-  MAX_CHAIN_LENGTH,
-  readClaims,
-} from "./link.js";
+  checkAttenuation,
+  checkAudience,
+  checkCapabilities,
+  checkHeader,
+  checkKid,
+  checkParent,
+  checkRevocation,
+  checkSignature,
+  checkTime,
+  fail,
+  newView,
+  pass,
+  resolveIssuer,
+  type Working,
+} from "./link-checks.js";
+import type { DelegationVerification, VerifyDelegationOptions } from "./result.js";
 
-/** One rule's outcome. */
-export interface DelegationCheck {
-  /** The rule, e.g. `signature`, `trusted_root`, `attenuation`. */
-  rule: string;
-  result: "PASS" | "FAIL";
-  /** On FAIL, the stable code of the failure. */
-  code?: ChainFailureCode;
-  /** What was checked and what was found. */
-  detail: string;
-}
-
-/** What verification found about one link. Fields a malformed link lacks are `null`. */
-export interface LinkVerification {
-  index: number;
-  issuer: string | null;
-  audience: string | null;
-  capabilities: string[];
-  notBefore: number | null;
-  expires: number | null;
-  jti: string | null;
-  kid: string | null;
-  alg: string | null;
-  /** Lowercase hex SHA-256 of the link text (null when it is not even a string). */
-  digest: string | null;
-  /** The `prf` claim: the digest the link says its parent has. */
-  parent: string | null;
-  signatureValid: boolean;
-  status: "VALID" | "INVALID";
-  checks: DelegationCheck[];
-}
-
-/** The verdict on a chain, shaped like a DID.is verification. */
-export interface DelegationVerification {
-  status: "VALID" | "INVALID";
-  /** The first failed rule's code, when INVALID. */
-  code?: ChainFailureCode;
-  /** The first link's issuer. */
-  root: string | null;
-  /** The last link's audience (the agent the chain delegates to). */
-  leaf: string | null;
-  /** Whether `root` is one of the trusted roots. */
-  trustedRoot: boolean;
-  /** What the leaf may do: the last link's grants when VALID, `[]` otherwise. */
-  effectiveCapabilities: string[];
-  /** The latest `nbf` of the chain, epoch seconds. */
-  notBefore: number | null;
-  /** The earliest `exp` of the chain, epoch seconds: the chain is void from then on. */
-  notAfter: number | null;
-  /** The time the chain was judged at, epoch seconds. */
-  checkedAt: number;
-  links: LinkVerification[];
-  /** Chain-level checks, in the order they are reported. */
-  checks: DelegationCheck[];
-}
-
-/** Options of {@link verifyDelegation}. */
-export interface VerifyDelegationOptions {
-  /** DIDs a chain may start from. Required: with none, every chain is refused. */
-  trustedRoots: readonly string[];
-  /** The DID the chain must end at (the last audience). */
-  agent?: string;
-  /** The time to judge at (epoch seconds or a Date; default: now). */
-  now?: number | Date;
-  /** Clock skew tolerated on `nbf` and `exp`, in seconds (default 60, at most 3600). */
-  skewSeconds?: number;
-  /** Most links accepted (default 10, at most 64). */
-  maxLength?: number;
-  /** Revocation by `jti`: return true when revoked. If it throws, the chain is refused. */
-  isRevoked?: (jti: string, claims: LinkClaims) => boolean | Promise<boolean>;
-  /** Resolves issuer DIDs to keys (default: did:key only, offline). */
-  resolver?: DidResolver;
-  /** Remembers links whose signature verified (used only with the built-in did:key resolver). */
-  signatureCache?: SignatureCache;
-}
-
-/**
- * A bounded set of link digests whose Ed25519 signature already verified under their
- * did:key issuer. Safe to share: a did:key names its key, so the verdict on the same bytes
- * never changes. Time, trust, chaining and revocation are always re-checked.
- *
- * @example
- * ```ts
- * import { SignatureCache, verifyDelegation } from "agent-airlock/guard";
- * const signatureCache = new SignatureCache(1000);
- * await verifyDelegation(chain, { trustedRoots: [root], signatureCache });
- * ```
- */
-export class SignatureCache {
-  readonly #limit: number;
-  readonly #digests = new Set<string>();
-  constructor(limit = 1024) {
-    this.#limit = Math.max(1, Math.floor(limit));
-  }
-  /** Whether the link with this digest verified before. */
-  has(digest: string): boolean {
-    return this.#digests.has(digest);
-  }
-  /** Record a verified link. */
-  add(digest: string): void {
-    if (this.#digests.has(digest)) return;
-    if (this.#digests.size >= this.#limit) {
-      this.#digests.delete(this.#digests.values().next().value as string);
-    }
-    this.#digests.add(digest);
-  }
-  /** Forget everything. */
-  clear(): void {
-    this.#digests.clear();
-  }
-}
+export type {
+  DelegationCheck,
+  DelegationVerification,
+  LinkVerification,
+  VerifyDelegationOptions,
+} from "./result.js";
+export { SignatureCache } from "./signature-cache.js";
 
 const DEFAULT_RESOLVER = methodResolver();
 
@@ -152,270 +55,6 @@ function boundedInt(value: number | undefined, fallback: number, min: number, ma
   if (value === undefined) return fallback;
   if (!Number.isFinite(value)) return fallback;
   return Math.min(max, Math.max(min, Math.floor(value)));
-}
-
-function sameDigest(a: string, b: string): boolean {
-  const x = Buffer.from(a, "utf8");
-  const y = Buffer.from(b, "utf8");
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-function pass(rule: string, detail: string): DelegationCheck {
-  return { rule, result: "PASS", detail };
-}
-function fail(rule: string, code: ChainFailureCode, detail: string): DelegationCheck {
-  return { rule, result: "FAIL", code, detail };
-}
-
-interface Working {
-  view: LinkVerification;
-  decoded?: DecodedLink;
-  claims?: LinkClaims;
-  capsValid: boolean;
-}
-
-function newView(index: number): LinkVerification {
-  return {
-    index,
-    issuer: null,
-    audience: null,
-    capabilities: [],
-    notBefore: null,
-    expires: null,
-    jti: null,
-    kid: null,
-    alg: null,
-    digest: null,
-    parent: null,
-    signatureValid: false,
-    status: "INVALID",
-    checks: [],
-  };
-}
-
-const HEADER_MEMBERS = new Set(["alg", "kid", "typ"]);
-
-function checkHeader(w: Working): boolean {
-  const header = w.decoded!.header;
-  const { alg, kid, typ } = header;
-  w.view.alg = typeof alg === "string" ? alg : null;
-  w.view.kid = typeof kid === "string" ? kid : null;
-  const extra = Object.keys(header).filter((k) => !HEADER_MEMBERS.has(k));
-  if (alg !== "EdDSA" || typ !== LINK_TYPE || extra.length > 0) {
-    w.view.checks.push(
-      fail(
-        "header",
-        "DELEGATION_ALG_UNSUPPORTED",
-        `expected {alg:"EdDSA", kid, typ:"${LINK_TYPE}"} and nothing else; got alg ${JSON.stringify(alg)}, typ ${JSON.stringify(typ)}${extra.length ? `, extra ${extra.slice(0, 5).join(", ")}` : ""}`,
-      ),
-    );
-    return false;
-  }
-  w.view.checks.push(pass("header", "EdDSA, delegation link type"));
-  return true;
-}
-
-function checkKid(w: Working): boolean {
-  const kid = w.view.kid;
-  const iss = w.claims!.iss;
-  const hash = kid === null ? -1 : kid.indexOf("#");
-  if (kid === null || hash <= 0 || kid.slice(0, hash) !== iss || hash === kid.length - 1) {
-    w.view.checks.push(
-      fail(
-        "kid",
-        "DELEGATION_KEY_MISMATCH",
-        `kid ${JSON.stringify(kid)} is not a key of the issuer ${iss}`,
-      ),
-    );
-    return false;
-  }
-  w.view.checks.push(pass("kid", "kid names a key of the issuer"));
-  return true;
-}
-
-async function resolveIssuer(w: Working, resolver: DidResolver): Promise<KeyObject | undefined> {
-  try {
-    const key = await resolver.resolveKey(w.claims!.iss);
-    w.view.checks.push(pass("issuer_key", "issuer DID resolved to an Ed25519 key"));
-    return key;
-  } catch (err) {
-    const why = err instanceof DidError ? `${err.code}: ${err.message}` : String(err);
-    w.view.checks.push(fail("issuer_key", "DELEGATION_ISSUER_UNRESOLVABLE", why));
-    return undefined;
-  }
-}
-
-async function checkSignature(
-  w: Working,
-  key: KeyObject,
-  cache: SignatureCache | undefined,
-): Promise<void> {
-  const digest = w.decoded!.digest;
-  let valid = cache?.has(digest) ?? false;
-  if (!valid) {
-    try {
-      await compactVerify(w.decoded!.text, key, { algorithms: ["EdDSA"] });
-      valid = true;
-      cache?.add(digest);
-    } catch {
-      valid = false;
-    }
-  }
-  w.view.signatureValid = valid;
-  w.view.checks.push(
-    valid
-      ? pass("signature", "Ed25519 signature verifies under the issuer's key")
-      : fail(
-          "signature",
-          "DELEGATION_SIGNATURE_INVALID",
-          "the signature does not verify under the issuer's key",
-        ),
-  );
-}
-
-function checkCapabilities(w: Working): void {
-  for (const grant of w.claims!.cap) {
-    try {
-      assertGrant(grant);
-    } catch (err) {
-      w.view.checks.push(
-        fail("capabilities", "DELEGATION_CAPABILITY_INVALID", (err as Error).message),
-      );
-      return;
-    }
-  }
-  if (new Set(w.claims!.cap).size !== w.claims!.cap.length) {
-    w.view.checks.push(
-      fail("capabilities", "DELEGATION_CAPABILITY_INVALID", "a grant is listed twice"),
-    );
-    return;
-  }
-  w.capsValid = true;
-  w.view.checks.push(pass("capabilities", `${w.claims!.cap.length} well-formed grant(s)`));
-}
-
-function checkTime(w: Working, now: number, skew: number): void {
-  const { nbf, exp } = w.claims!;
-  if (nbf > now + skew) {
-    w.view.checks.push(
-      fail(
-        "time_window",
-        "DELEGATION_NOT_YET_VALID",
-        `not valid before ${nbf} (now ${now}, skew ${skew}s)`,
-      ),
-    );
-  } else if (exp + skew <= now) {
-    w.view.checks.push(
-      fail("time_window", "DELEGATION_EXPIRED", `expired at ${exp} (now ${now}, skew ${skew}s)`),
-    );
-  } else {
-    w.view.checks.push(pass("time_window", `valid from ${nbf} until ${exp}`));
-  }
-}
-
-function checkParent(w: Working, parent: Working | undefined): void {
-  const prf = w.claims!.prf;
-  if (!parent) {
-    w.view.checks.push(
-      prf === undefined
-        ? pass("parent_digest", "root link: no parent")
-        : fail(
-            "parent_digest",
-            "DELEGATION_PARENT_MISMATCH",
-            "the first link names a parent (prf): a chain's root cannot",
-          ),
-    );
-    return;
-  }
-  const expected = parent.view.digest;
-  if (prf === undefined || expected === null || !sameDigest(prf, expected)) {
-    w.view.checks.push(
-      fail(
-        "parent_digest",
-        "DELEGATION_PARENT_MISMATCH",
-        `prf ${JSON.stringify(prf ?? null)} is not the digest of link ${parent.view.index} (${expected})`,
-      ),
-    );
-    return;
-  }
-  w.view.checks.push(pass("parent_digest", `prf is the digest of link ${parent.view.index}`));
-}
-
-function checkAttenuation(w: Working, parent: Working | undefined): void {
-  if (!parent) return;
-  if (!w.capsValid || !parent.capsValid || !parent.claims) {
-    w.view.checks.push(
-      fail(
-        "attenuation",
-        "DELEGATION_ESCALATION",
-        "cannot show this link narrows its parent: a grant is unreadable",
-      ),
-    );
-    return;
-  }
-  const widened = w.claims!.cap.filter((g) => !parent.claims!.cap.some((held) => covers(held, g)));
-  if (widened.length > 0) {
-    w.view.checks.push(
-      fail(
-        "attenuation",
-        "DELEGATION_ESCALATION",
-        `grants ${JSON.stringify(widened)} that link ${parent.view.index} does not hold ${JSON.stringify(parent.claims.cap)}`,
-      ),
-    );
-    return;
-  }
-  w.view.checks.push(pass("attenuation", `only narrows link ${parent.view.index}`));
-}
-
-function checkAudience(w: Working, next: Working | undefined): void {
-  if (!next) return;
-  if (!next.claims || next.claims.iss !== w.claims!.aud) {
-    w.view.checks.push(
-      fail(
-        "audience_chain",
-        "DELEGATION_AUDIENCE_MISMATCH",
-        `audience ${w.claims!.aud} is not the issuer of link ${next.view.index} (${next.claims?.iss ?? "unreadable"})`,
-      ),
-    );
-    return;
-  }
-  w.view.checks.push(pass("audience_chain", `audience issues link ${next.view.index}`));
-}
-
-async function checkRevocation(
-  w: Working,
-  isRevoked: VerifyDelegationOptions["isRevoked"],
-): Promise<void> {
-  if (!isRevoked) {
-    w.view.checks.push(pass("revocation", "no revocation list configured"));
-    return;
-  }
-  try {
-    const revoked = await isRevoked(w.claims!.jti, { ...w.claims!, cap: [...w.claims!.cap] });
-    w.view.checks.push(
-      revoked === false
-        ? pass("revocation", "not revoked")
-        : revoked === true
-          ? fail(
-              "revocation",
-              "DELEGATION_REVOKED",
-              `jti ${JSON.stringify(w.claims!.jti)} is revoked`,
-            )
-          : fail(
-              "revocation",
-              "DELEGATION_REVOCATION_UNAVAILABLE",
-              "the revocation check did not answer true or false",
-            ),
-    );
-  } catch (err) {
-    w.view.checks.push(
-      fail(
-        "revocation",
-        "DELEGATION_REVOCATION_UNAVAILABLE",
-        `the revocation check failed: ${(err as Error)?.message ?? String(err)}`,
-      ),
-    );
-  }
 }
 
 /** Chain-level rules, in report order, and the link-level rules each one gathers. */
@@ -493,16 +132,23 @@ export async function verifyDelegation(
     result.code = code;
     return result;
   };
-  if (!Array.isArray(chain))
-    return refuse("DELEGATION_MALFORMED", "a chain is an array of compact JWS links, root first");
-  if (chain.length === 0) return refuse("DELEGATION_EMPTY", "the chain has no links");
-  if (chain.length > maxLength)
-    return refuse(
-      "DELEGATION_TOO_LONG",
-      `${chain.length} links; at most ${maxLength} are accepted`,
-    );
-  result.checks.push(pass("length", `${chain.length} link(s), at most ${maxLength}`));
-  const items: unknown[] = Array.prototype.slice.call(chain, 0, maxLength);
+  // Copy the links once, reading nothing twice: a proxy or getter cannot change the chain
+  // between checks, and one that throws is a malformed chain, not a crash.
+  let items: unknown[];
+  try {
+    if (!Array.isArray(chain)) {
+      return refuse("DELEGATION_MALFORMED", "a chain is an array of compact JWS links, root first");
+    }
+    const length = chain.length;
+    if (length === 0) return refuse("DELEGATION_EMPTY", "the chain has no links");
+    if (length > maxLength) {
+      return refuse("DELEGATION_TOO_LONG", `${length} links; at most ${maxLength} are accepted`);
+    }
+    items = Array.from({ length }, (_, i) => chain[i] as unknown);
+  } catch {
+    return refuse("DELEGATION_MALFORMED", "the chain could not be read");
+  }
+  result.checks.push(pass("length", `${items.length} link(s), at most ${maxLength}`));
 
   const resolver = options.resolver ?? DEFAULT_RESOLVER;
   const cache = options.resolver === undefined ? options.signatureCache : undefined;
