@@ -464,10 +464,25 @@ export function createToolGuard(options: ToolGuardOptions): ToolGuard {
     if (call === null || typeof call !== "object") {
       throw misconfigured("check needs { tool, capability?, definition? }");
     }
-    const { tool } = call;
+    let tool: unknown;
+    let requested: unknown;
+    let source: DefinitionSource;
+    try {
+      ({ tool, capability: requested, definition: source } = call);
+    } catch (err) {
+      throw new ToolGuardError(
+        "GUARD_MISCONFIGURED",
+        undefined,
+        "the call could not be read",
+        {},
+        {
+          cause: err,
+        },
+      );
+    }
     assertToolName(tool);
     base.tool = tool;
-    const capability = resolveCapability(tool, call.capability);
+    const capability = resolveCapability(tool, requested);
     base.capability = capability;
     const detail: ToolGuardErrorDetail = { capability, agent, root };
 
@@ -482,8 +497,7 @@ export function createToolGuard(options: ToolGuardOptions): ToolGuard {
       );
     }
     if (pinned !== undefined) {
-      const definition =
-        call.definition === undefined ? undefined : await fetchDefinition(tool, call.definition);
+      const definition = source === undefined ? undefined : await fetchDefinition(tool, source);
       if (definition === undefined || definition === null) {
         throw new ToolGuardError(
           "TOOL_DEFINITION_MISSING",
@@ -505,7 +519,12 @@ export function createToolGuard(options: ToolGuardOptions): ToolGuard {
         );
       }
       base.digest = observed;
-      const servedName = (definition as { name?: unknown }).name;
+      let servedName: unknown;
+      try {
+        servedName = (definition as { name?: unknown }).name;
+      } catch {
+        servedName = null; // a definition that cannot show its name is not the pinned one
+      }
       if (!sameDigest(observed, pinned) || (servedName !== undefined && servedName !== tool)) {
         throw new ToolGuardError(
           "TOOL_DRIFT",
