@@ -18,9 +18,25 @@
  */
 import { AirlockError } from "../errors.js";
 
-/** Longest capability or grant accepted, in characters. */
+/**
+ * Longest capability or grant accepted, in characters.
+ *
+ * @example
+ * ```ts
+ * import { MAX_CAPABILITY_LENGTH, parseCapability } from "agent-airlock/guard";
+ * parseCapability("a".repeat(MAX_CAPABILITY_LENGTH)); // ok; one more character throws
+ * ```
+ */
 export const MAX_CAPABILITY_LENGTH = 256;
-/** Most segments a capability or grant may have. */
+/**
+ * Most segments a capability or grant may have.
+ *
+ * @example
+ * ```ts
+ * import { MAX_CAPABILITY_SEGMENTS, parseCapability } from "agent-airlock/guard";
+ * parseCapability(Array(MAX_CAPABILITY_SEGMENTS).fill("a").join(":")); // ok
+ * ```
+ */
 export const MAX_CAPABILITY_SEGMENTS = 16;
 
 /** Printable ASCII except space, `*` and `:`. */

@@ -10,7 +10,15 @@ import { grants } from "./capability.js";
 import { DidisError, type ProblemDetails } from "./delegation/errors.js";
 import type { DelegationVerification } from "./delegation/verify.js";
 
-/** The hosted service. */
+/**
+ * The hosted service, the default `baseUrl`.
+ *
+ * @example
+ * ```ts
+ * import { DIDIS_DEFAULT_BASE_URL, DidisClient } from "agent-airlock/guard";
+ * new DidisClient().baseUrl === DIDIS_DEFAULT_BASE_URL; // true
+ * ```
+ */
 export const DIDIS_DEFAULT_BASE_URL = "https://did.is/api";
 
 /** Options of {@link DidisClient}. */

@@ -35,7 +35,15 @@ export interface LocalVerifierOptions {
   signatureCache?: SignatureCache | false;
 }
 
-/** Most chains examined for one question: a flood of chains cannot make a check unbounded. */
+/**
+ * Most chains examined for one question: a flood of chains cannot make a check unbounded.
+ *
+ * @example
+ * ```ts
+ * import { MAX_CHAINS_PER_QUESTION } from "agent-airlock/guard";
+ * console.log(MAX_CHAINS_PER_QUESTION); // 64
+ * ```
+ */
 export const MAX_CHAINS_PER_QUESTION = 64;
 
 /** A {@link DelegationVerifier} that never leaves the process. */

@@ -14,15 +14,55 @@
 import { createHash } from "node:crypto";
 import { base64url } from "jose";
 
-/** The JWS `typ` of a delegation link. */
+/**
+ * The JWS `typ` of a delegation link.
+ *
+ * @example
+ * ```ts
+ * import { decodeLink, LINK_TYPE } from "agent-airlock/guard";
+ * decodeLink(link).header.typ === LINK_TYPE; // true for every link we issue
+ * ```
+ */
 export const LINK_TYPE = "airlock-delegation+jwt";
-/** Largest link accepted, in characters of its compact serialisation. */
+/**
+ * Largest link accepted, in characters of its compact serialisation (checked before decoding).
+ *
+ * @example
+ * ```ts
+ * import { MAX_LINK_LENGTH } from "agent-airlock/guard";
+ * if (link.length > MAX_LINK_LENGTH) console.log("refused before parsing");
+ * ```
+ */
 export const MAX_LINK_LENGTH = 16_384;
-/** Most capabilities one link may carry. */
+/**
+ * Most capabilities one link may carry.
+ *
+ * @example
+ * ```ts
+ * import { MAX_LINK_CAPABILITIES } from "agent-airlock/guard";
+ * console.log(MAX_LINK_CAPABILITIES); // 64
+ * ```
+ */
 export const MAX_LINK_CAPABILITIES = 64;
-/** Longest `jti` accepted. */
+/**
+ * Longest `jti` accepted.
+ *
+ * @example
+ * ```ts
+ * import { MAX_JTI_LENGTH } from "agent-airlock/guard";
+ * console.log(MAX_JTI_LENGTH); // 128
+ * ```
+ */
 export const MAX_JTI_LENGTH = 128;
-/** Hard ceiling on chain length, whatever `maxLength` asks for. */
+/**
+ * Hard ceiling on chain length, whatever `maxLength` asks for.
+ *
+ * @example
+ * ```ts
+ * import { MAX_CHAIN_LENGTH, verifyDelegation } from "agent-airlock/guard";
+ * await verifyDelegation(chain, { trustedRoots, maxLength: 1000 }); // still at most MAX_CHAIN_LENGTH links
+ * ```
+ */
 export const MAX_CHAIN_LENGTH = 64;
 
 /** The protected header of a link. */
@@ -78,7 +118,16 @@ export function linkDigest(link: string): string {
   return createHash("sha256").update(link, "utf8").digest("hex");
 }
 
-/** Why a link could not be decoded (the caller turns this into a failed check). */
+/**
+ * Why a link could not be decoded. Internal: verification turns it into a failed
+ * `format` check (`DELEGATION_MALFORMED` or `DELEGATION_TOO_LARGE`).
+ *
+ * @internal
+ * @example
+ * ```ts
+ * try { decodeLink("not a jws"); } catch (err) { if (err instanceof LinkFormatError) console.log(err.message); }
+ * ```
+ */
 export class LinkFormatError extends Error {
   readonly tooLarge: boolean;
   constructor(message: string, tooLarge = false) {
@@ -149,7 +198,12 @@ function isEpochSeconds(value: unknown): value is number {
  * Check the claims' types and return them typed. Meaning (grants, times, chaining) is
  * checked by the verifier.
  *
+ * @internal
  * @throws {LinkFormatError} when a claim is missing or of the wrong type.
+ * @example
+ * ```ts
+ * const claims = readClaims(decodeLink(link).claims); // { iss, aud, cap, nbf, exp, jti, ... }
+ * ```
  */
 export function readClaims(claims: Record<string, unknown>): LinkClaims {
   const { iss, aud, cap, nbf, exp, iat, jti, prf } = claims;

@@ -12,9 +12,25 @@ import { RegistryError } from "../delegation/errors.js";
 import { MemoryRegistry, type RegistrySnapshot } from "./memory.js";
 import type { RegisteredChain, RegistryLimits } from "./registry.js";
 
-/** The file format's version. */
+/**
+ * The version of the registry file format (`{"version": 1, "chains": [...], "revoked": [...]}`).
+ *
+ * @example
+ * ```ts
+ * import { REGISTRY_FILE_VERSION } from "agent-airlock/guard";
+ * console.log(REGISTRY_FILE_VERSION); // 1
+ * ```
+ */
 export const REGISTRY_FILE_VERSION = 1;
-/** Largest registry file read, in bytes. */
+/**
+ * Largest registry file read, in bytes; a larger one is refused (`REGISTRY_INVALID`).
+ *
+ * @example
+ * ```ts
+ * import { MAX_REGISTRY_FILE_BYTES } from "agent-airlock/guard";
+ * console.log(MAX_REGISTRY_FILE_BYTES); // 67108864
+ * ```
+ */
 export const MAX_REGISTRY_FILE_BYTES = 64 * 1024 * 1024;
 
 function parseFile(text: string, path: string): RegistrySnapshot {
@@ -58,7 +74,17 @@ function parseFile(text: string, path: string): RegistrySnapshot {
   return { chains, revoked: d.revoked as string[] };
 }
 
-/** A registry stored in a JSON file. */
+/**
+ * A registry stored in a JSON file. Open it with {@link openFileRegistry}.
+ *
+ * @example
+ * ```ts
+ * import { openFileRegistry } from "agent-airlock/guard";
+ * const registry = await openFileRegistry("delegations.json");
+ * await registry.revoke("link-2");
+ * await registry.close();
+ * ```
+ */
 export class FileRegistry extends MemoryRegistry {
   readonly path: string;
   #writing: Promise<void> = Promise.resolve();

@@ -15,13 +15,23 @@ import {
   type RegistryLimits,
 } from "./registry.js";
 
-/** Plain state a registry can be saved as and restored from. */
+/** Plain state a registry can be saved as and restored from (see `MemoryRegistry.snapshot`). */
 export interface RegistrySnapshot {
   chains: RegisteredChain[];
   revoked: string[];
 }
 
-/** The in-memory registry, with snapshot support for persistence. */
+/**
+ * The in-memory registry, with snapshot support for persistence.
+ *
+ * @example
+ * ```ts
+ * import { MemoryRegistry } from "agent-airlock/guard";
+ * const registry = new MemoryRegistry({ maxChainsPerAgent: 8 });
+ * await registry.register(chain);
+ * console.log(registry.snapshot().chains.length); // 1
+ * ```
+ */
 export class MemoryRegistry implements DelegationRegistry {
   readonly #byId = new Map<string, RegisteredChain>();
   readonly #byAgent = new Map<string, string[]>();

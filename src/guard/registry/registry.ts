@@ -49,12 +49,21 @@ export interface RegistryLimits {
   maxChainsPerAgent?: number;
 }
 
-/** Default for {@link RegistryLimits.maxChainsPerAgent}. */
+/**
+ * Default for `RegistryLimits.maxChainsPerAgent`.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryRegistry, DEFAULT_MAX_CHAINS_PER_AGENT } from "agent-airlock/guard";
+ * createMemoryRegistry({ maxChainsPerAgent: DEFAULT_MAX_CHAINS_PER_AGENT * 2 });
+ * ```
+ */
 export const DEFAULT_MAX_CHAINS_PER_AGENT = 64;
 
 /**
  * Read what a registry needs from a chain (agent, root, id, expiry) without verifying it.
  *
+ * @internal
  * @throws {RegistryError} `DELEGATION_EMPTY`, `DELEGATION_TOO_LONG`, `DELEGATION_MALFORMED`
  * or `DELEGATION_TOO_LARGE` when it is not a readable chain.
  */
@@ -97,18 +106,19 @@ export function describeChain(chain: unknown, now: number): RegisteredChain {
   return { id, agent, root, chain: links, registeredAt: now, notAfter };
 }
 
-/** A deep-enough copy: callers never hold the registry's own objects. */
+/** A deep-enough copy: callers never hold the registry's own objects. @internal */
 export function copyRecord(record: RegisteredChain): RegisteredChain {
   return { ...record, chain: [...record.chain] };
 }
 
-/** Validate a jti given to `revoke`/`isRevoked`. */
+/** Validate a jti given to `revoke`/`isRevoked`. @internal */
 export function assertJti(jti: unknown): asserts jti is string {
   if (typeof jti !== "string" || jti.length === 0 || jti.length > 128 || !/^[!-~]+$/.test(jti)) {
     throw new RegistryError("REGISTRY_INVALID", "a jti is 1 to 128 printable ASCII characters");
   }
 }
 
+/** The per-agent limit to apply. @internal */
 export function maxPerAgent(limits: RegistryLimits | undefined): number {
   const n = limits?.maxChainsPerAgent ?? DEFAULT_MAX_CHAINS_PER_AGENT;
   return Number.isSafeInteger(n) && n > 0 ? n : DEFAULT_MAX_CHAINS_PER_AGENT;

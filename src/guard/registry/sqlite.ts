@@ -79,7 +79,17 @@ function fromRow(row: Row): RegisteredChain {
   };
 }
 
-/** A registry stored in SQLite. */
+/**
+ * A registry stored in SQLite. Open it with {@link openSqliteRegistry}.
+ *
+ * @example
+ * ```ts
+ * import { openSqliteRegistry } from "agent-airlock/guard";
+ * const registry = await openSqliteRegistry(":memory:");
+ * await registry.register(chain);
+ * await registry.close();
+ * ```
+ */
 export class SqliteRegistry implements DelegationRegistry {
   readonly #db: Database;
   readonly #max: number;
