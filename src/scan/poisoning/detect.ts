@@ -26,6 +26,16 @@ export const MAX_TEXT_LENGTH = 4 * 1024 * 1024;
 /** Most findings reported for one text. */
 export const MAX_FINDINGS_PER_TEXT = 64;
 
+/**
+ * A single short token (`string`, `object`, `city_name`, `2024-01-01`): too short to be an
+ * encoding candidate, no space, markup, quote or colon for any phrase pattern, ASCII so no
+ * invisible character. Only these one-word signals could match it.
+ */
+export const PLAIN_WORD = /^[A-Za-z0-9_.\-/]{0,23}$/;
+/** The signals a plain word can still carry on its own. */
+export const ONE_WORD_SIGNAL =
+  /secretly|covertly|stealthily|surreptitiously|exfiltrat|dump|\/dev\/tcp/i;
+
 /** Deepest level of decode-and-rescan for encoded text. */
 const MAX_DECODE_DEPTH = 2;
 
@@ -74,6 +84,12 @@ function signalsOf(text: string, site: TextSite, depth: number): string[] {
  */
 export function detectInjection(text: string, site: TextSite): InjectionFinding[] {
   if (typeof text !== "string" || text.length === 0) return [];
+  if (PLAIN_WORD.test(text) && !ONE_WORD_SIGNAL.test(text)) return [];
+  return detectAll(text, site);
+}
+
+/** {@link detectInjection} without the plain-token shortcut (tests compare the two). */
+export function detectAll(text: string, site: TextSite): InjectionFinding[] {
   const scanned = text.length > MAX_TEXT_LENGTH ? text.slice(0, MAX_TEXT_LENGTH) : text;
   const { normalized, original, norm } = collect(scanned, site, 0);
   const mapped: RawHit[] = normalized.map((hit) => ({

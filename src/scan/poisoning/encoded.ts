@@ -5,8 +5,41 @@
  */
 import type { RawHit } from "./types.js";
 
-/** Base64, base64url, hex and \\x-escaped runs worth decoding (exported for the lint test). */
-export const CANDIDATE = /[A-Za-z0-9+/_\\-]{24,}={0,2}/g;
+/** Characters of a base64, base64url, hex or `\\x`-escaped run. */
+function isEncodingChar(c: number): boolean {
+  return (
+    (c >= 0x41 && c <= 0x5a) ||
+    (c >= 0x61 && c <= 0x7a) ||
+    (c >= 0x30 && c <= 0x39) ||
+    c === 0x2b ||
+    c === 0x2f ||
+    c === 0x5f ||
+    c === 0x2d ||
+    c === 0x5c
+  );
+}
+
+/** The next run of at least 24 encoding characters (plus up to two `=`) at or after `from`, in one linear pass. */
+export function nextCandidate(
+  text: string,
+  from: number,
+): { start: number; end: number } | undefined {
+  let i = from;
+  while (i < text.length) {
+    if (!isEncodingChar(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < text.length && isEncodingChar(text.charCodeAt(i))) i++;
+    if (i - start >= 24) {
+      let end = i;
+      while (end < text.length && end - i < 2 && text.charCodeAt(end) === 0x3d) end++;
+      return { start, end };
+    }
+  }
+  return undefined;
+}
 const HEX_ONLY = /^[0-9A-Fa-f]+$/;
 const ESCAPED_HEX = /^(?:\\x[0-9A-Fa-f]{2})+$/;
 const MAX_CANDIDATES = 32;
@@ -59,13 +92,15 @@ export function detectEncoded(
   hits: RawHit[],
   inner: (decoded: string) => string[],
 ): void {
-  CANDIDATE.lastIndex = 0;
+  if (text.length < 24) return;
   let candidates = 0;
   let decodedTotal = 0;
-  for (;;) {
-    const match = CANDIDATE.exec(text);
-    if (match === null || candidates >= MAX_CANDIDATES || decodedTotal >= MAX_DECODED_TOTAL) break;
-    const candidate = match[0];
+  for (let from = 0; ; ) {
+    const match = nextCandidate(text, from);
+    if (match === undefined || candidates >= MAX_CANDIDATES || decodedTotal >= MAX_DECODED_TOTAL)
+      break;
+    from = match.end;
+    const candidate = text.slice(match.start, match.end);
     if (candidate.length > MAX_CANDIDATE_LENGTH) continue;
     if (!/[0-9+/=\\]/.test(candidate) && !/[A-Z].*[a-z].*[A-Z]/.test(candidate.slice(0, 64))) {
       // A plain word run (snake_case_identifier_names) is not an encoding.
@@ -79,8 +114,8 @@ export function detectEncoded(
     if (signals.length === 0) continue;
     hits.push({
       signal: "encoded-instruction",
-      start: match.index,
-      end: match.index + candidate.length,
+      start: match.start,
+      end: match.end,
       why: `${decoded.encoding} text decodes to ${JSON.stringify(decoded.text.slice(0, 80))}, which carries ${signals.join(", ")}`,
     });
   }

@@ -37,6 +37,9 @@ function classify(cp: number): Kind | undefined {
   return undefined;
 }
 
+/** Anything outside printable ASCII, tab and line breaks is worth a character-by-character look. */
+const NEEDS_SCAN = /[^\x20-\x7e\t\n\r]/;
+
 const PICTOGRAPHIC = /^\p{Extended_Pictographic}$/u;
 const JOINING_SCRIPT =
   /^[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Malayalam}\p{Script=Kannada}\p{Script=Telugu}\p{Script=Sinhala}]$/u;
@@ -86,6 +89,7 @@ export function detectInvisible(
   hits: RawHit[],
   onHiddenText: (hidden: string) => string[],
 ): void {
+  if (!NEEDS_SCAN.test(text)) return;
   const runs: Run[] = [];
   const ansi: { start: number; end: number }[] = [];
   let ansiCount = 0;

@@ -10,10 +10,33 @@
  */
 export interface NormalizedText {
   readonly text: string;
-  /** Original start offset of each unit of `text`. */
+  /**
+   * True when the matching text is the original text unchanged (printable ASCII with
+   * single spaces, the common case): offsets map to themselves and `from` / `to` are empty.
+   */
+  readonly identity: boolean;
+  /** Original start offset of each unit of `text` (empty when `identity`). */
   readonly from: Int32Array;
-  /** Original end offset (exclusive) of each unit of `text`. */
+  /** Original end offset (exclusive) of each unit of `text` (empty when `identity`). */
   readonly to: Int32Array;
+}
+
+const EMPTY = new Int32Array(0);
+
+/** Printable ASCII with no whitespace run: the text is already in matching form. */
+function isAlreadyNormal(text: string): boolean {
+  let previousSpace = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20) {
+      if (previousSpace) return false;
+      previousSpace = true;
+      continue;
+    }
+    if (c < 0x21 || c > 0x7e) return false;
+    previousSpace = false;
+  }
+  return true;
 }
 
 /** Look-alike letters folded to Latin so `іgnоre` (Cyrillic і, о) still reads `ignore`. */
@@ -185,6 +208,7 @@ export function ansiSequenceLength(text: string, i: number): number {
 
 /** Build the matching form of `original` with its offset map. Linear in the text length. */
 export function normalizeText(original: string): NormalizedText {
+  if (isAlreadyNormal(original)) return { text: original, identity: true, from: EMPTY, to: EMPTY };
   const out = new Builder(original.length + 16);
   const n = original.length;
   let i = 0;
@@ -236,6 +260,7 @@ export function normalizeText(original: string): NormalizedText {
   }
   return {
     text: out.text(),
+    identity: false,
     from: out.from.subarray(0, out.length),
     to: out.to.subarray(0, out.length),
   };
@@ -263,5 +288,6 @@ export function originalSpan(
   if (normalized.text.length === 0) return { start: 0, end: 0 };
   const s = Math.min(Math.max(start, 0), normalized.text.length - 1);
   const e = Math.min(Math.max(end, s + 1), normalized.text.length);
+  if (normalized.identity) return { start: s, end: e };
   return { start: normalized.from[s]!, end: normalized.to[e - 1]! };
 }

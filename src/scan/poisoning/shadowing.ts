@@ -33,8 +33,22 @@ const NOT_A_TOOL_NAME = new Set([
   "former",
 ]);
 
+/**
+ * "... tool has been optimized / now uses ...": a claim about a tool's behaviour. The name
+ * before it is read backwards from the match, so the pattern itself has no leading
+ * identifier window to try at every word.
+ */
 const SHADOW =
-  /\b(?:the\s)?[`'"‘“]?([a-z][\w.-]{0,63})[`'"’”]?\s(?:tool|function|command|endpoint|api|action)\s(?:has been|have been|had been|is now|was|will be|now|has|is being|was recently|has recently been)\s(?:[a-z]{1,12}\s)?(?:disabled|optimized|optimised|upgraded|enhanced|updated|replaced|modified|changed|improved|patched|overridden|redirected|reconfigured|extended|uses|requires)\b/gi;
+  /[`'"’”]?\s(?:tool|function|command|endpoint|api|action)\s(?:has been|have been|had been|is now|was|will be|now|has|is being|was recently|has recently been)\s(?:[a-z]{1,12}\s)?(?:disabled|optimized|optimised|upgraded|enhanced|updated|replaced|modified|changed|improved|patched|overridden|redirected|reconfigured|extended|uses|requires)\b/gi;
+
+/** The identifier just before `index` (skipping one closing quote), or "". */
+function nameBefore(text: string, index: number): string {
+  let end = index;
+  if (end > 0 && "`'\"’”".includes(text[end - 1]!)) end--;
+  let start = end;
+  while (start > 0 && end - start < 64 && /[\w.-]/.test(text[start - 1]!)) start--;
+  return text.slice(start, end);
+}
 
 const CLAIM =
   /\b(?:has been|have been|is|was|is now|are|are now)\s(?:temporarily\s|permanently\s|now\s|currently\s)?(?:deprecated|disabled|retired|decommissioned|discontinued|suspended|removed|replaced|unavailable|restricted|out of service|no longer (?:available|supported|safe))\b/gi;
@@ -83,13 +97,15 @@ export function detectShadowing(text: string, toolName: string | undefined, hits
   for (;;) {
     const match = SHADOW.exec(text);
     if (match === null || count >= 8) break;
-    const name = (match[1] ?? "").toLowerCase();
-    if (NOT_A_TOOL_NAME.has(name) || name === own) continue;
+    const quoted = "`'\"’”".includes(match[0][0]!);
+    const raw = nameBefore(text, match.index + (quoted ? 1 : 0));
+    const name = raw.toLowerCase();
+    if (name === "" || !/^[a-z]/.test(name) || NOT_A_TOOL_NAME.has(name) || name === own) continue;
     hits.push({
       signal: "tool-shadowing",
-      start: match.index,
+      start: match.index - raw.length,
       end: match.index + match[0].length,
-      why: `rewrites the behaviour of another tool (${JSON.stringify(match[1])}) from inside this text`,
+      why: `rewrites the behaviour of another tool (${JSON.stringify(raw)}) from inside this text`,
     });
     count++;
   }

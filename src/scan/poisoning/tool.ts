@@ -5,7 +5,7 @@
  * and never overflows the stack. Whatever the walk cannot reach is reported as an
  * `unscannable-schema` finding: the tool fails closed, it is never passed as clean.
  */
-import { detectInjection } from "./detect.js";
+import { detectInjection, ONE_WORD_SIGNAL, PLAIN_WORD } from "./detect.js";
 import { printableExcerpt } from "./excerpt.js";
 import type { InjectionFinding, TextSite } from "./types.js";
 
@@ -19,20 +19,35 @@ export const MAX_TOOL_TEXT = 8 * 1024 * 1024;
 /** Property names that read as a request for the model's context or secrets. */
 const CONTEXT_TOKEN =
   /^(?:system|prompt|prompts|context|conversation|history|instructions|instruction|memory|chat|messages|transcript|secret|secrets|token|tokens|credential|credentials|password|passwords|env|environment|apikey|api|key|keys|ssh|session|cookie|cookies)$/;
+/** Cheap pre-check before tokenizing a property name. */
+const MAYBE_CONTEXT_KEY =
+  /system|prompt|context|conversation|history|instruction|memory|chat|message|transcript|secret|token|credential|password|env|api|key|ssh|session|cookie/i;
 /** Property descriptions that ask for a field to be filled quietly or always. */
 const QUIET_FILL =
   /\b(?:always include|always fill|always pass|always send|always set|internal|telemetry|do not (?:show|display|mention)|hidden|automatically (?:filled|populated|included)|required for (?:tracking|analytics|telemetry)|for (?:analytics|tracking|diagnostics))\b/i;
 
 interface Frame {
   value: unknown;
-  pointer: string;
+  /** The frame this value sits in, and its key there; the pointer is built only when needed. */
+  parent: Frame | undefined;
+  key: string;
   depth: number;
   /** What a string found here is: a description, a title, an enum value... */
   kind: TextSite["kind"];
+  /** True when this value is a `properties` / `patternProperties` map of a schema. */
+  isProperties: boolean;
 }
 
 function escapePointer(key: string): string {
+  if (!key.includes("~") && !key.includes("/")) return key;
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+function pointerOf(frame: Frame): string {
+  const parts: string[] = [];
+  for (let f: Frame | undefined = frame; f !== undefined; f = f.parent)
+    parts.push(escapePointer(f.key));
+  return `/${parts.reverse().join("/")}`;
 }
 
 function kindOfKey(key: string, parent: TextSite["kind"]): TextSite["kind"] {
@@ -52,11 +67,8 @@ function tokens(name: string): string[] {
     .filter((t) => t !== "");
 }
 
-function sideChannelKey(
-  key: string,
-  schema: unknown,
-  pointer: string,
-): InjectionFinding | undefined {
+function sideChannelKey(key: string, schema: unknown, frame: Frame): InjectionFinding | undefined {
+  if (!MAYBE_CONTEXT_KEY.test(key)) return undefined;
   const parts = tokens(key);
   if (!parts.some((t) => CONTEXT_TOKEN.test(t))) return undefined;
   const wrapped = /^_.*_$/.test(key) || key.startsWith("__");
@@ -71,7 +83,7 @@ function sideChannelKey(
   if (!wrapped && !quiet) return undefined;
   return {
     signal: "side-channel-parameter",
-    pointer,
+    pointer: pointerOf(frame),
     kind: "schema-other",
     span: { start: 0, end: key.length },
     excerpt: printableExcerpt(key, 0, key.length),
@@ -103,115 +115,158 @@ function sideChannelKey(
  * ```
  */
 export function detectInjectionInTool(tool: unknown): InjectionFinding[] {
-  const findings: InjectionFinding[] = [];
-  if (tool === null || typeof tool !== "object") return findings;
-  let budget = MAX_TOOL_TEXT;
-  let truncated: { pointer: string; why: string } | undefined;
-  const note = (pointer: string, why: string) => {
-    truncated ??= { pointer, why };
-  };
-  let toolName: string | undefined;
-  const scan = (text: string, site: TextSite) => {
-    if (budget <= 0) {
-      note(
-        site.pointer,
+  if (tool === null || typeof tool !== "object") return [];
+  return new ToolWalk(tool).run();
+}
+
+const UNREADABLE = Symbol("unreadable");
+
+function read(holder: object, key: string): unknown {
+  try {
+    return (holder as Record<string, unknown>)[key];
+  } catch {
+    return UNREADABLE;
+  }
+}
+
+class ToolWalk {
+  private readonly findings: InjectionFinding[] = [];
+  private budget = MAX_TOOL_TEXT;
+  private truncated: { pointer: string; why: string } | undefined;
+  private toolName: string | undefined;
+
+  constructor(private readonly tool: object) {}
+
+  run(): InjectionFinding[] {
+    const name = read(this.tool, "name");
+    if (typeof name === "string") this.toolName = name;
+    this.top("description", "description");
+    this.top("title", "schema-title");
+    const stack: Frame[] = [];
+    for (const key of ["annotations", "outputSchema", "inputSchema"]) {
+      const value = read(this.tool, key);
+      if (value === UNREADABLE) this.note(`/${key}`, `the tool's ${key} could not be read`);
+      else if (value !== undefined) {
+        stack.push({
+          value,
+          parent: undefined,
+          key,
+          depth: 0,
+          kind: "schema-other",
+          isProperties: false,
+        });
+      }
+    }
+    this.walk(stack);
+    if (this.truncated) {
+      this.findings.push({
+        signal: "unscannable-schema",
+        pointer: this.truncated.pointer,
+        kind: "schema-other",
+        span: { start: 0, end: 0 },
+        excerpt: "",
+        why: this.truncated.why,
+      });
+    }
+    return this.findings;
+  }
+
+  private top(key: "description" | "title", kind: TextSite["kind"]): void {
+    const value = read(this.tool, key);
+    if (value === UNREADABLE) this.note(`/${key}`, `the tool's ${key} could not be read`);
+    else if (typeof value === "string") this.scan(value, kind, `/${key}`);
+  }
+
+  private note(pointer: string, why: string): void {
+    this.truncated ??= { pointer, why };
+  }
+
+  private scan(text: string, kind: TextSite["kind"], pointer: string): void {
+    if (this.budget <= 0) {
+      this.note(
+        pointer,
         `the tool's texts exceed ${MAX_TOOL_TEXT} characters in all; the rest was not scanned`,
       );
       return;
     }
-    budget -= text.length;
-    const withName = toolName === undefined ? site : { ...site, toolName };
-    for (const finding of detectInjection(text, withName)) findings.push(finding);
-  };
-  const read = (holder: object, key: string): { ok: true; value: unknown } | { ok: false } => {
-    try {
-      return { ok: true, value: (holder as Record<string, unknown>)[key] };
-    } catch {
-      return { ok: false };
-    }
-  };
-
-  const name = read(tool, "name");
-  if (name.ok && typeof name.value === "string") toolName = name.value;
-  for (const [key, kind] of [
-    ["description", "description"],
-    ["title", "schema-title"],
-  ] as const) {
-    const field = read(tool, key);
-    if (!field.ok) note(`/${key}`, `the tool's ${key} could not be read`);
-    else if (typeof field.value === "string") scan(field.value, { kind, pointer: `/${key}` });
+    this.budget -= text.length;
+    const site: TextSite =
+      this.toolName === undefined ? { kind, pointer } : { kind, pointer, toolName: this.toolName };
+    for (const finding of detectInjection(text, site)) this.findings.push(finding);
   }
 
-  const stack: Frame[] = [];
-  for (const key of ["annotations", "outputSchema", "inputSchema"]) {
-    const field = read(tool, key);
-    if (!field.ok) note(`/${key}`, `the tool's ${key} could not be read`);
-    else if (field.value !== undefined)
-      stack.push({ value: field.value, pointer: `/${key}`, depth: 0, kind: "schema-other" });
-  }
-  const seen = new Set<object>();
-  let nodes = 0;
-  while (stack.length > 0) {
-    const frame = stack.pop()!;
-    if (++nodes > MAX_SCHEMA_NODES) {
-      note(
-        frame.pointer,
-        `the schemas hold more than ${MAX_SCHEMA_NODES} nodes; the rest was not scanned`,
-      );
-      break;
-    }
-    const { value, pointer, depth, kind } = frame;
-    if (typeof value === "string") {
-      scan(value, { kind, pointer });
-      continue;
-    }
-    if (value === null || typeof value !== "object") continue;
-    if (seen.has(value)) continue;
-    seen.add(value);
-    if (depth >= MAX_SCHEMA_DEPTH) {
-      note(
-        pointer,
-        `the schema nests deeper than ${MAX_SCHEMA_DEPTH} levels; deeper texts were not scanned`,
-      );
-      continue;
-    }
-    let keys: string[];
-    try {
-      keys = Array.isArray(value) ? value.map((_, i) => String(i)) : Object.keys(value);
-    } catch {
-      note(pointer, "a schema value could not be read");
-      continue;
-    }
-    const isProperties = pointer.endsWith("/properties") || pointer.endsWith("/patternProperties");
-    for (let k = keys.length - 1; k >= 0; k--) {
-      const key = keys[k]!;
-      const child = read(value, key);
-      const childPointer = `${pointer}/${escapePointer(key)}`;
-      if (!child.ok) {
-        note(childPointer, "a schema value could not be read");
+  private walk(stack: Frame[]): void {
+    const seen = new Set<object>();
+    let nodes = 0;
+    while (stack.length > 0) {
+      const frame = stack.pop()!;
+      const { value, depth, kind } = frame;
+      if (typeof value === "string") {
+        // A plain word ("string", "object", a property name) cannot carry a signal but a few
+        // one-word ones; skipping it here saves building its pointer.
+        if (value !== "" && (!PLAIN_WORD.test(value) || ONE_WORD_SIGNAL.test(value))) {
+          this.scan(value, kind, pointerOf(frame));
+        }
         continue;
       }
-      if (isProperties && !Array.isArray(value)) {
-        const finding = sideChannelKey(key, child.value, childPointer);
-        if (finding) findings.push(finding);
+      if (value === null || typeof value !== "object") continue;
+      if (seen.has(value)) continue;
+      seen.add(value);
+      if (depth >= MAX_SCHEMA_DEPTH) {
+        this.note(
+          pointerOf(frame),
+          `the schema nests deeper than ${MAX_SCHEMA_DEPTH} levels; deeper texts were not scanned`,
+        );
+        continue;
       }
-      const childKind = Array.isArray(value)
-        ? kind
-        : isProperties
-          ? "schema-other"
-          : kindOfKey(key, kind);
-      stack.push({ value: child.value, pointer: childPointer, depth: depth + 1, kind: childKind });
+      const isArray = Array.isArray(value);
+      let keys: string[];
+      try {
+        keys = isArray
+          ? Array.from({ length: Math.min(value.length, MAX_SCHEMA_NODES + 1) }, (_, i) =>
+              String(i),
+            )
+          : Object.keys(value);
+      } catch {
+        this.note(pointerOf(frame), "a schema value could not be read");
+        continue;
+      }
+      nodes += keys.length;
+      if (nodes > MAX_SCHEMA_NODES) {
+        this.note(
+          pointerOf(frame),
+          `the schemas hold more than ${MAX_SCHEMA_NODES} nodes; the rest was not scanned`,
+        );
+        return;
+      }
+      for (let k = keys.length - 1; k >= 0; k--) {
+        const key = keys[k]!;
+        const child = read(value, key);
+        if (child === UNREADABLE) {
+          this.note(
+            `${pointerOf(frame)}/${escapePointer(key)}`,
+            "a schema value could not be read",
+          );
+          continue;
+        }
+        const childFrame: Frame = {
+          value: child,
+          parent: frame,
+          key,
+          depth: depth + 1,
+          kind: isArray ? kind : frame.isProperties ? "schema-other" : kindOfKey(key, kind),
+          isProperties:
+            !isArray &&
+            !frame.isProperties &&
+            (key === "properties" || key === "patternProperties"),
+        };
+        if (frame.isProperties && !isArray) {
+          const finding = sideChannelKey(key, child, childFrame);
+          if (finding) this.findings.push(finding);
+        }
+        if (child !== null && (typeof child === "object" || typeof child === "string"))
+          stack.push(childFrame);
+      }
     }
   }
-  if (truncated) {
-    findings.push({
-      signal: "unscannable-schema",
-      pointer: truncated.pointer,
-      kind: "schema-other",
-      span: { start: 0, end: 0 },
-      excerpt: "",
-      why: truncated.why,
-    });
-  }
-  return findings;
 }

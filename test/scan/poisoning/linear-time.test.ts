@@ -2,14 +2,13 @@
  * The linear-time argument, checked on every pattern rather than timed: a pattern with no
  * quantified group (other than `?`), no back-reference, and only bounded repetition
  * (`{m,n}` with n ≤ 300) does a bounded amount of work per start position, so a scan is
- * linear in the text length. The one unbounded pattern (encoded-text candidates) is a
- * single character class, which is linear by itself. Then 1 MB hostile texts are scanned
+ * linear in the text length. Encoded-text candidates come from a one-pass scanner. Then 1 MB hostile texts are scanned
  * to completion and their findings stay capped.
  */
 import { describe, expect, it } from "vitest";
 import { COMMAND_RULES } from "../../../src/scan/poisoning/commands.js";
 import { CONCEALMENT_RULES } from "../../../src/scan/poisoning/concealment.js";
-import { CANDIDATE } from "../../../src/scan/poisoning/encoded.js";
+import { nextCandidate } from "../../../src/scan/poisoning/encoded.js";
 import {
   EXFILTRATION_RULES,
   SIDE_CHANNEL_RULES,
@@ -105,8 +104,13 @@ describe("every phrase pattern has the linear-time shape", () => {
     });
   }
 
-  it("the encoded-text candidate pattern is a single character class", () => {
-    expect(CANDIDATE.source).toMatch(/^\[[^\]]+\]\{24,\}=\{0,2\}$/);
+  it("encoded-text candidates come from a one-pass scanner, not a pattern", () => {
+    const text = `short abc ${"QUJD".repeat(8)}== tail ${"x".repeat(23)} ${"a1".repeat(12)}`;
+    const first = nextCandidate(text, 0)!;
+    expect(text.slice(first.start, first.end)).toBe(`${"QUJD".repeat(8)}==`);
+    const second = nextCandidate(text, first.end)!;
+    expect(text.slice(second.start, second.end)).toBe("a1".repeat(12));
+    expect(nextCandidate(text, second.end)).toBeUndefined();
   });
 });
 
