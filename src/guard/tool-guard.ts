@@ -13,6 +13,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { definitionSha256 } from "../canonical/index.js";
 import { assertRequestedCapability, grants } from "./capability.js";
+import { publicKeyBytesFromDidKey } from "./did/did-key.js";
 import { ToolGuardError, type ToolGuardErrorCode, type ToolGuardErrorDetail } from "./errors.js";
 import type { DelegationVerifier, VerifyToolResult } from "./verifier.js";
 
@@ -116,7 +117,6 @@ const MAX_DID_LENGTH = 2048;
 // quantifiers, so matching is linear.
 const DID =
   /^did:[a-z0-9]+:(?:(?:[A-Za-z0-9._-]|%[0-9A-Fa-f]{2})*:)*(?:[A-Za-z0-9._-]|%[0-9A-Fa-f]{2})+$/;
-const DID_KEY = /^did:key:z[1-9A-HJ-NP-Za-km-z]+$/;
 const DEFAULT_CACHE_SECONDS = 30;
 const DEFAULT_TIMEOUT_MS = 10_000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -132,10 +132,18 @@ function assertDid(value: unknown, role: "agent" | "root"): asserts value is str
       `${role} must be a DID ("did:<method>:<id>"), got ${describe(value)}; pass the ${role}'s did:key`,
     );
   }
-  if (value.startsWith("did:key:") && !DID_KEY.test(value)) {
-    throw misconfigured(
-      `${role} ${describe(value)} is not a did:key (expected "did:key:z" and base58btc)`,
-    );
+  if (value.startsWith("did:key:")) {
+    try {
+      publicKeyBytesFromDidKey(value);
+    } catch (err) {
+      throw new ToolGuardError(
+        "GUARD_MISCONFIGURED",
+        undefined,
+        `${role} ${describe(value)} is not a valid Ed25519 did:key: ${(err as Error).message}`,
+        {},
+        { cause: err },
+      );
+    }
   }
 }
 

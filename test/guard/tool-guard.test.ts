@@ -86,6 +86,8 @@ describe("fail-closed matrix: every code from a real cause, handler never runs",
     const bad: Partial<ToolGuardOptions>[] = [
       { agent: "alice" },
       { agent: "did:key:not-base58-0OIl" },
+      { agent: "did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2do" }, // one character short
+      { agent: "did:key:zQ3shokFTS3brHcDQrn82RUDfCZESWL1ZdCEJwekUDPQiYBme" }, // secp256k1, not Ed25519
       { root: "did:Example:abc" },
       { root: "" },
       { pins: { weather_forecast: "abc" } },
