@@ -108,6 +108,26 @@ export async function run(): Promise<string> {
     const cli = medianMs(runs, () =>
       spawnSync(process.execPath, [bin, "scan-tools", corpus, "--output", "json"]),
     );
+    // What the command costs with only its own registrar loaded: the lean start-up every
+    // command could have if the others imported their dependencies lazily too.
+    const lean = join(mkdtempSync(join(tmpdir(), "airlock-lean-")), "lean.mjs");
+    writeFileSync(
+      lean,
+      `import { Command } from ${JSON.stringify(join(root, "node_modules", "commander", "esm.mjs"))};\n` +
+        `import { registerScanTools } from ${JSON.stringify(join(root, "dist", "cli", "commands", "scan-tools.js"))};\n` +
+        `const p = new Command("airlock"); registerScanTools(p);\n` +
+        "await p.parseAsync([process.argv[0], 'airlock', ...process.argv.slice(2)]);\n",
+    );
+    const leanCli = medianMs(runs, () =>
+      spawnSync(process.execPath, [lean, "scan-tools", corpus, "--output", "json"]),
+    );
+    const leanExit = spawnSync(process.execPath, [
+      lean,
+      "scan-tools",
+      corpus,
+      "--output",
+      "json",
+    ]).status;
     const check = spawnSync(process.execPath, [bin, "scan-tools", corpus, "--output", "json"], {
       encoding: "utf8",
     });
@@ -139,6 +159,11 @@ export async function run(): Promise<string> {
             "`airlock scan-tools` on the real servers",
             `${cli.toFixed(1)} ms`,
             formatRatio(cli / nodeParse),
+          ],
+          [
+            `the same scan with only the scan-tools command registered (exit code ${leanExit})`,
+            `${leanCli.toFixed(1)} ms`,
+            formatRatio(leanCli / nodeParse),
           ],
         ],
       ),

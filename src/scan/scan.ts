@@ -56,11 +56,11 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  * ```
  */
 export function scanTools(
-  input: ToolSet | readonly unknown[],
+  input: ToolSet | readonly unknown[] | { tools: readonly unknown[] },
   policy: SecurityPolicy = PERMISSIVE_POLICY,
   options: ScanOptions = {},
 ): ScanReport {
-  const set = Array.isArray(input) ? fromArray(input) : (input as ToolSet);
+  const set = toToolSet(input);
   const policyName = options.policyName ?? policy.name;
   const compiled = compilePolicy(policy);
   const tools = set.tools;
@@ -167,6 +167,42 @@ function applySuppressions(results: TargetResult[], list: readonly Suppression[]
     expired,
     unused: live.filter((s) => !applied.has(s)),
   };
+}
+
+/**
+ * Accept a `ToolSet`, an array of definitions, or a listing (`{ tools: [...] }`, such as
+ * an SDK `ListToolsResult`). Anything else, and any entry that is not a readable tool,
+ * becomes an input error rather than an exception.
+ */
+function toToolSet(input: unknown): ToolSet {
+  if (Array.isArray(input)) return fromArray(input);
+  if (!isObject(input) || !Array.isArray(input.tools)) {
+    return {
+      tools: [],
+      instructions: [],
+      problems: [
+        {
+          severity: "error",
+          code: "INPUT_INVALID",
+          source: "memory",
+          message: "memory: not a tool set, a listing or an array of tools",
+        },
+      ],
+      sources: [],
+    };
+  }
+  const looksLoaded = Array.isArray(input.problems) && Array.isArray(input.instructions);
+  if (!looksLoaded) return fromArray(input.tools);
+  const set = input as unknown as ToolSet;
+  const tools: LoadedTool[] = [];
+  const problems: InputProblem[] = [...set.problems];
+  set.tools.forEach((t, i) => {
+    const def = isObject(t) ? t.definition : undefined;
+    if (isObject(def) && typeof def.name === "string" && def.name !== "") tools.push(t);
+    else problems.push(entryError(i, "a loaded tool without a readable definition"));
+  });
+  const instructions = set.instructions.filter((x) => isObject(x) && typeof x.text === "string");
+  return { tools, instructions, problems, sources: Array.isArray(set.sources) ? set.sources : [] };
 }
 
 /** Turn an array of definitions into a tool set; unreadable entries become input errors. */

@@ -145,3 +145,29 @@ describe("property: scanTools on arbitrary input", () => {
     );
   });
 });
+
+describe("scanTools input shapes", () => {
+  it("accepts a listing object ({ tools }) such as an SDK ListToolsResult", () => {
+    const report = scanTools(
+      { tools: [{ name: "get_x", inputSchema: { type: "object" } }] },
+      PERMISSIVE_POLICY,
+    );
+    expect(report.results.map((r) => r.name)).toEqual(["get_x"]);
+  });
+
+  it("turns a malformed tool set or a non-listing into input errors, not exceptions", () => {
+    const bad = scanTools(
+      {
+        tools: [{ definition: null }, { definition: { name: "ok" }, source: "x", server: null }],
+        instructions: [],
+        problems: [],
+        sources: [],
+      } as never,
+      PERMISSIVE_POLICY,
+    );
+    expect(bad.results.map((r) => r.name)).toEqual(["ok"]);
+    expect(bad.exitCode).toBe(2);
+    expect(scanTools(42 as never).problems[0]?.code).toBe("INPUT_INVALID");
+    expect(scanTools(null as never).exitCode).toBe(2);
+  });
+});
