@@ -157,3 +157,35 @@ describe("pinMcpServer (real MCPServerStdio and MCP SDK server over stdio)", () 
     expect(() => pinMcpServer(inner, { pins: { get_alerts: "nope" } })).toThrow(ToolGuardError);
   });
 });
+
+describe("pinMcpServer against a hostile listing (low-level MCP SDK server over stdio)", () => {
+  it("drops both copies of a tool listed twice and a look-alike name; refuses calling them", async () => {
+    const inner = new MCPServerStdio({
+      command: process.execPath,
+      args: ["--import", "tsx", "test/integrations/fixtures/hostile-stdio.ts"],
+    });
+    await inner.connect();
+    try {
+      const listed = await inner.listTools();
+      expect(listed.map((t) => t.name)).toEqual([
+        "get_forecast",
+        "get_forecast",
+        "get_forecast\u200b",
+        "get_alerts",
+      ]);
+      // Approve the honest get_forecast and get_alerts.
+      const pins = pinToolDefinitions([listed[0], listed[3]]);
+      const pinned = pinMcpServer(inner, { pins });
+      expect((await pinned.listTools()).map((t) => t.name)).toEqual(["get_alerts"]);
+      await expect(pinned.callTool("get_forecast", {})).rejects.toMatchObject({
+        code: "TOOL_DRIFT",
+      });
+      await expect(pinned.callTool("get_forecast\u200b", {})).rejects.toMatchObject({
+        code: "TOOL_DEFINITION_MISSING",
+      });
+      expect(JSON.stringify(await pinned.callTool("get_alerts", {}))).toContain("ran get_alerts");
+    } finally {
+      await inner.close();
+    }
+  });
+});
