@@ -92,3 +92,16 @@ export function resultText(result: unknown): string {
   const content = (result as { content?: { type: string; text?: string }[] }).content;
   return content?.[0]?.text ?? "";
 }
+
+/** A real SDK client connected to `airlock proxy ... --url URL` (no command). */
+export async function clientThroughProxyUrl(proxyArgs: string[]): Promise<{ client: Client }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: cliArgs("proxy", ...proxyArgs),
+    cwd: root,
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "operator-test", version: "1.0.0" });
+  await client.connect(transport);
+  return { client };
+}
