@@ -25,6 +25,12 @@ import {
 /**
  * The capability vocabulary. Policies grant these names (or globs over them).
  * `unknown` is what a tool gets when nothing about it says what it does.
+ *
+ * @example
+ * ```ts
+ * import { CAPABILITIES } from "agent-airlock/scan";
+ * console.log(CAPABILITIES.includes("exec.command")); // true
+ * ```
  */
 export const CAPABILITIES: readonly string[] = Object.freeze([
   "fs.read",

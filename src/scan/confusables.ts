@@ -104,7 +104,6 @@ const CONFUSABLE: Readonly<Record<string, string>> = Object.freeze({
 });
 
 const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range on purpose
 const ASCII = /^[\u0000-\u007f]*$/;
 
 /**

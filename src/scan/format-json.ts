@@ -1,6 +1,14 @@
 import type { ScanReport } from "./types.js";
 
-/** `$id` of docs/scan-report.schema.json, the schema of the JSON output (version 1). */
+/**
+ * `$id` of docs/scan-report.schema.json, the schema of the JSON output (version 1).
+ *
+ * @example
+ * ```ts
+ * import { REPORT_SCHEMA_ID } from "agent-airlock/scan";
+ * console.log(REPORT_SCHEMA_ID); // "urn:agent-airlock:scan-report:v1"
+ * ```
+ */
 export const REPORT_SCHEMA_ID = "urn:agent-airlock:scan-report:v1";
 
 /**

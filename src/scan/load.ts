@@ -13,6 +13,12 @@ export const MAX_DIRECTORY_FILES = 10_000;
 /**
  * Client configuration names read first in a directory, in this order; every other
  * `*.json` file follows in name order.
+ *
+ * @example
+ * ```ts
+ * import { KNOWN_CONFIG_NAMES } from "agent-airlock/scan";
+ * console.log(KNOWN_CONFIG_NAMES[0]); // "mcp.json"
+ * ```
  */
 export const KNOWN_CONFIG_NAMES: readonly string[] = Object.freeze([
   "mcp.json",

@@ -139,7 +139,15 @@ export const CAMOUFLAGE_RESISTANT_POLICY: SecurityPolicy = freeze({
   },
 });
 
-/** The `--policy` names, each mapped to its shipped constant. */
+/**
+ * The `--policy` names, each mapped to its shipped constant.
+ *
+ * @example
+ * ```ts
+ * import { POLICIES } from "agent-airlock/scan";
+ * console.log(POLICIES["deny-by-default"].name); // "deny-by-default"
+ * ```
+ */
 export const POLICIES: Readonly<Record<PolicyName, SecurityPolicy>> = Object.freeze({
   permissive: PERMISSIVE_POLICY,
   "read-only": READ_ONLY_POLICY,
@@ -150,7 +158,15 @@ export const POLICIES: Readonly<Record<PolicyName, SecurityPolicy>> = Object.fre
 /** Names accepted by `--policy` and {@link resolvePolicy}. */
 export type PolicyName = "permissive" | "read-only" | "strict" | "deny-by-default";
 
-/** The `--policy` names, in documentation order. */
+/**
+ * The `--policy` names, in documentation order.
+ *
+ * @example
+ * ```ts
+ * import { POLICY_NAMES } from "agent-airlock/scan";
+ * console.log(POLICY_NAMES.join(" | ")); // "permissive | read-only | strict | deny-by-default"
+ * ```
+ */
 export const POLICY_NAMES: readonly PolicyName[] = Object.freeze([
   "permissive",
   "read-only",

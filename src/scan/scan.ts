@@ -52,7 +52,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  *   resolvePolicy("strict"),
  *   { policyName: "strict" },
  * );
- * console.log(report.exitCode, report.results[0]?.findings.map((f) => f.code)); // 2 ["SCAN006", "SCAN003", "SCAN005"]
+ * console.log(report.exitCode, report.results[0]?.findings.map((f) => f.code)); // 2 ["SCAN003", "SCAN005", "SCAN006"]
  * ```
  */
 export function scanTools(

@@ -1,8 +1,24 @@
 import { esc } from "./extract.js";
 
-/** Schema nesting deeper than this is not analysed (SCAN013). */
+/**
+ * Schema nesting deeper than this is not analysed (SCAN013).
+ *
+ * @example
+ * ```ts
+ * import { MAX_SCHEMA_DEPTH } from "agent-airlock/scan";
+ * console.log(MAX_SCHEMA_DEPTH); // 128
+ * ```
+ */
 export const MAX_SCHEMA_DEPTH = 128;
-/** More schema nodes than this in one schema is not analysed (SCAN013). */
+/**
+ * More schema nodes than this in one schema is not analysed (SCAN013).
+ *
+ * @example
+ * ```ts
+ * import { MAX_SCHEMA_NODES } from "agent-airlock/scan";
+ * console.log(MAX_SCHEMA_NODES); // 50000
+ * ```
+ */
 export const MAX_SCHEMA_NODES = 50_000;
 
 /** One schema position met by {@link walkSchema}. */

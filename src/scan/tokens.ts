@@ -1,6 +1,5 @@
 const CACHE = new Map<string, readonly string[]>();
 const CACHE_LIMIT = 4096;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range on purpose
 const ASCII = /^[\u0000-\u007f]*$/;
 
 /** 0 separator, 1 lower-case letter, 2 upper-case letter, 3 digit. */

@@ -123,5 +123,13 @@ export const RULES: Readonly<Record<RuleCode, RuleInfo>> = Object.freeze({
   ),
 });
 
-/** All rule codes in order. */
+/**
+ * All rule codes in order.
+ *
+ * @example
+ * ```ts
+ * import { RULE_CODES } from "agent-airlock/scan";
+ * console.log(RULE_CODES.length); // 13
+ * ```
+ */
 export const RULE_CODES: readonly RuleCode[] = Object.freeze(Object.keys(RULES) as RuleCode[]);
