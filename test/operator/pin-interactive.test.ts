@@ -26,7 +26,7 @@ function pinOnTerminal(
   const prompts = /\? \[y\/N[^\]]*\] $/;
   child.stdout.on("data", (chunk: Buffer) => {
     screen += chunk.toString("utf8");
-    if (prompts.test(screen.trimEnd() + " ") && answered < answers.length) {
+    if (prompts.test(`${screen.trimEnd()} `) && answered < answers.length) {
       const count = (screen.match(/\? \[y\/N/g) ?? []).length;
       if (count > answered) child.stdin.write(`${answers[answered++]}\r`);
     }
