@@ -91,6 +91,29 @@ describe("keepToolsPinned", () => {
     pinned.stop();
   });
 
+  it("subscribes a 2.x client by method name and shrinks on a rug pull", async () => {
+    const { paging, clientSide } = await pagingPair({ toolCount: 4, pageSize: 3 });
+    const client = new Client2({ name: "c2", version: "1.0.0" });
+    await client.connect(clientSide as never);
+    closers.push(() => client.close());
+    let updates = 0;
+    let relisted: () => void = () => {};
+    const done = new Promise<void>((resolve) => {
+      relisted = resolve;
+    });
+    const pinned = await keepToolsPinned(client, approvedGuard(4), {
+      onUpdate: () => {
+        updates += 1;
+        if (updates === 2) relisted();
+      },
+    });
+    expect(pinned.tools).toHaveLength(4);
+    await paging.rugPull(1);
+    await done;
+    expect(names(pinned)).toEqual(["tool_000", "tool_002", "tool_003"]);
+    pinned.stop();
+  });
+
   it("a refused re-listing under raise exposes nothing and reports the error", async () => {
     const s = await connectedPagingServer({ toolCount: 3, pageSize: 3 });
     closers.push(s.close);
