@@ -16,7 +16,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { CapabilityError, parseCapability } from "./capability.js";
 import { DelegationError } from "./delegation/errors.js";
-import { verifyDelegation } from "./delegation/verify.js";
+import { SignatureCache, verifyDelegation } from "./delegation/verify.js";
 import { didMethod } from "./did/did-key.js";
 import type { DidResolver } from "./did/resolver.js";
 import { localVerifier } from "./local-verifier.js";
@@ -141,7 +141,10 @@ export function createDidisHandler(
   const allowList = options.trustedRoots ? [...options.trustedRoots] : undefined;
   const clock = options.clock ?? Date.now;
   const limit = options.maxBodyBytes ?? 256 * 1024;
+  // Shared by every request: a did:key signature that verified once stays verified.
+  const signatureCache = new SignatureCache();
   const common = {
+    signatureCache,
     ...(options.skewSeconds !== undefined && { skewSeconds: options.skewSeconds }),
     ...(options.maxLength !== undefined && { maxLength: options.maxLength }),
     ...(options.resolver !== undefined && { resolver: options.resolver }),

@@ -7,20 +7,23 @@ import { openFileRegistry } from "../../src/guard/registry/file.js";
 import { createMemoryRegistry } from "../../src/guard/registry/memory.js";
 import type { DelegationRegistry } from "../../src/guard/registry/registry.js";
 import { openSqliteRegistry } from "../../src/guard/registry/sqlite.js";
-import { chainOf } from "./helpers.js";
+import { chainOf, NOW } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "airlock-registry-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const kinds: [string, () => Promise<DelegationRegistry>][] = [
-  ["memory", async () => createMemoryRegistry({ maxChainsPerAgent: 2 })],
+type Limits = import("../../src/guard/registry/registry.js").RegistryLimits;
+const kinds: [string, (limits?: Limits) => Promise<DelegationRegistry>][] = [
+  ["memory", async (limits) => createMemoryRegistry({ maxChainsPerAgent: 2, ...limits })],
   [
     "file",
-    async () => openFileRegistry(join(dir, `r-${Math.random()}.json`), { maxChainsPerAgent: 2 }),
+    async (limits) =>
+      openFileRegistry(join(dir, `r-${Math.random()}.json`), { maxChainsPerAgent: 2, ...limits }),
   ],
   [
     "sqlite",
-    async () => openSqliteRegistry(join(dir, `r-${Math.random()}.db`), { maxChainsPerAgent: 2 }),
+    async (limits) =>
+      openSqliteRegistry(join(dir, `r-${Math.random()}.db`), { maxChainsPerAgent: 2, ...limits }),
   ],
 ];
 
@@ -79,6 +82,44 @@ describe.each(kinds)("%s registry", (_name, open) => {
     await registry.register(await extra());
     await registry.register(await extra());
     await expect(registry.register(await extra())).rejects.toMatchObject({ code: "REGISTRY_FULL" });
+    await registry.close();
+  });
+
+  it("drops expired chains before refusing with REGISTRY_FULL, per agent and in total", async () => {
+    let nowMs = NOW * 1000;
+    const registry = await open({ maxChains: 3, clock: () => nowMs });
+    const a = await chainOf();
+    const { issueDelegation } = await import("../../src/guard/delegation/issue.js");
+    const link = async (ttl: number) =>
+      (
+        await issueDelegation({
+          issuer: a.deputy,
+          audience: a.agent.did,
+          capabilities: ["weather:forecast"],
+          notBefore: NOW - 10,
+          expires: NOW + ttl,
+          parent: a.chain.slice(0, 2),
+          now: NOW,
+        })
+      ).chain;
+    const short = await registry.register(await link(60));
+    await registry.register(await link(600));
+    nowMs = (NOW + 120) * 1000;
+    // The agent is full, but one of its chains has expired: it makes room.
+    await registry.register(await link(700));
+    const ids = (await registry.chainsFor(a.agent.did)).map((r) => r.id);
+    expect(ids).toHaveLength(2);
+    expect(ids).not.toContain(short.id);
+    await expect(registry.register(await link(800))).rejects.toMatchObject({
+      code: "REGISTRY_FULL",
+    });
+    // In total: a third agent's chain fits, a fourth does not until something expires.
+    const b = await chainOf();
+    await registry.register(b.chain);
+    const c = await chainOf();
+    await expect(registry.register(c.chain)).rejects.toMatchObject({ code: "REGISTRY_FULL" });
+    nowMs = (NOW + 1300) * 1000; // b's chain (notAfter NOW + 1200) has expired
+    await registry.register(c.chain);
     await registry.close();
   });
 

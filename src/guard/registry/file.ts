@@ -167,9 +167,9 @@ export class FileRegistry extends MemoryRegistry {
   }
 
   override async register(chain: readonly string[]): Promise<RegisteredChain> {
-    const before = (await super.list()).length;
+    const before = this.changes;
     const record = await super.register(chain);
-    if ((await super.list()).length === before) return record;
+    if (this.changes === before) return record;
     try {
       await this.#persist();
     } catch (err) {
@@ -187,9 +187,9 @@ export class FileRegistry extends MemoryRegistry {
   }
 
   override async revoke(jti: string): Promise<void> {
-    const already = await super.isRevoked(jti);
+    const before = this.changes;
     await super.revoke(jti);
-    if (!already) await this.#persist();
+    if (this.changes !== before) await this.#persist();
   }
 
   override async close(): Promise<void> {

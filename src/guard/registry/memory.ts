@@ -11,6 +11,7 @@ import {
   type DelegationRegistry,
   describeChain,
   maxPerAgent,
+  maxTotal,
   type RegisteredChain,
   type RegistryLimits,
 } from "./registry.js";
@@ -37,30 +38,69 @@ export class MemoryRegistry implements DelegationRegistry {
   readonly #byAgent = new Map<string, string[]>();
   readonly #revoked = new Set<string>();
   readonly #max: number;
+  readonly #maxTotal: number;
   readonly #now: () => number;
+  #changes = 0;
 
-  constructor(limits?: RegistryLimits & { clock?: () => number }) {
+  constructor(limits?: RegistryLimits) {
     this.#max = maxPerAgent(limits);
+    this.#maxTotal = maxTotal(limits);
     this.#now = limits?.clock ?? Date.now;
   }
 
-  /** Store a record as is (used when restoring a snapshot). */
+  /** Counts mutations, so a persisting subclass knows whether to write. */
+  protected get changes(): number {
+    return this.#changes;
+  }
+
+  #nowSeconds(): number {
+    return Math.floor(this.#now() / 1000);
+  }
+
+  #dropExpired(ids: readonly string[]): void {
+    const now = this.#nowSeconds();
+    for (const id of ids) {
+      const record = this.#byId.get(id);
+      if (record && record.notAfter <= now) this.#remove(record);
+    }
+  }
+
+  /** Store a record as is (also used when restoring a snapshot). */
   protected put(record: RegisteredChain): void {
     if (this.#byId.has(record.id)) return;
+    if ((this.#byAgent.get(record.agent)?.length ?? 0) >= this.#max) {
+      this.#dropExpired(this.#byAgent.get(record.agent) ?? []);
+    }
+    if (this.#byId.size >= this.#maxTotal) this.#dropExpired([...this.#byId.keys()]);
     const ids = this.#byAgent.get(record.agent) ?? [];
     if (ids.length >= this.#max) {
       throw new RegistryError(
         "REGISTRY_FULL",
-        `agent ${record.agent} already has ${this.#max} chains registered; unregister some first`,
+        `agent ${record.agent} already has ${this.#max} unexpired chains registered; unregister some first`,
+      );
+    }
+    if (this.#byId.size >= this.#maxTotal) {
+      throw new RegistryError(
+        "REGISTRY_FULL",
+        `the registry holds ${this.#maxTotal} unexpired chains`,
       );
     }
     ids.push(record.id);
     this.#byAgent.set(record.agent, ids);
     this.#byId.set(record.id, copyRecord(record));
+    this.#changes++;
+  }
+
+  #remove(record: RegisteredChain): void {
+    this.#byId.delete(record.id);
+    const ids = (this.#byAgent.get(record.agent) ?? []).filter((x) => x !== record.id);
+    if (ids.length === 0) this.#byAgent.delete(record.agent);
+    else this.#byAgent.set(record.agent, ids);
+    this.#changes++;
   }
 
   async register(chain: readonly string[]): Promise<RegisteredChain> {
-    const record = describeChain(chain, Math.floor(this.#now() / 1000));
+    const record = describeChain(chain, this.#nowSeconds());
     const existing = this.#byId.get(record.id);
     if (existing) return copyRecord(existing);
     this.put(record);
@@ -79,16 +119,15 @@ export class MemoryRegistry implements DelegationRegistry {
   async unregister(id: string): Promise<boolean> {
     const record = this.#byId.get(id);
     if (!record) return false;
-    this.#byId.delete(id);
-    const ids = (this.#byAgent.get(record.agent) ?? []).filter((x) => x !== id);
-    if (ids.length === 0) this.#byAgent.delete(record.agent);
-    else this.#byAgent.set(record.agent, ids);
+    this.#remove(record);
     return true;
   }
 
   async revoke(jti: string): Promise<void> {
     assertJti(jti);
+    if (this.#revoked.has(jti)) return;
     this.#revoked.add(jti);
+    this.#changes++;
   }
 
   async isRevoked(jti: string): Promise<boolean> {

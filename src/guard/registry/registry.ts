@@ -43,10 +43,17 @@ export interface DelegationRegistry {
   close(): Promise<void>;
 }
 
-/** Limits every built-in registry enforces. */
+/**
+ * Limits every built-in registry enforces. When a limit is reached, chains that have
+ * expired are dropped first; only if none has does `register` fail with `REGISTRY_FULL`.
+ */
 export interface RegistryLimits {
   /** Most chains kept per agent (default 64): a flood cannot make verification unbounded. */
   maxChainsPerAgent?: number;
+  /** Most chains kept in all (default 100,000): a flood of agents cannot fill the disk. */
+  maxChains?: number;
+  /** Milliseconds since the epoch (default `Date.now`): registration time and expiry pruning. */
+  clock?: () => number;
 }
 
 /**
@@ -122,4 +129,13 @@ export function assertJti(jti: unknown): asserts jti is string {
 export function maxPerAgent(limits: RegistryLimits | undefined): number {
   const n = limits?.maxChainsPerAgent ?? DEFAULT_MAX_CHAINS_PER_AGENT;
   return Number.isSafeInteger(n) && n > 0 ? n : DEFAULT_MAX_CHAINS_PER_AGENT;
+}
+
+/** Default for `RegistryLimits.maxChains`. @internal */
+export const DEFAULT_MAX_CHAINS = 100_000;
+
+/** The total limit to apply. @internal */
+export function maxTotal(limits: RegistryLimits | undefined): number {
+  const n = limits?.maxChains ?? DEFAULT_MAX_CHAINS;
+  return Number.isSafeInteger(n) && n > 0 ? n : DEFAULT_MAX_CHAINS;
 }

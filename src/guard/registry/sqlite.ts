@@ -11,6 +11,7 @@ import {
   type DelegationRegistry,
   describeChain,
   maxPerAgent,
+  maxTotal,
   type RegisteredChain,
   type RegistryLimits,
 } from "./registry.js";
@@ -93,11 +94,13 @@ function fromRow(row: Row): RegisteredChain {
 export class SqliteRegistry implements DelegationRegistry {
   readonly #db: Database;
   readonly #max: number;
+  readonly #maxTotal: number;
   readonly #now: () => number;
 
-  constructor(db: Database, limits?: RegistryLimits & { clock?: () => number }) {
+  constructor(db: Database, limits?: RegistryLimits) {
     this.#db = db;
     this.#max = maxPerAgent(limits);
+    this.#maxTotal = maxTotal(limits);
     this.#now = limits?.clock ?? Date.now;
     db.pragma("journal_mode = WAL");
     db.exec(SCHEMA);
@@ -110,14 +113,33 @@ export class SqliteRegistry implements DelegationRegistry {
         .prepare("SELECT * FROM airlock_chains WHERE id = ?")
         .get(record.id) as Row | undefined;
       if (existing) return fromRow(existing);
-      const { n } = this.#db
-        .prepare("SELECT COUNT(*) AS n FROM airlock_chains WHERE agent = ?")
-        .get(record.agent) as { n: number };
-      if (n >= this.#max) {
-        throw new RegistryError(
-          "REGISTRY_FULL",
-          `agent ${record.agent} already has ${this.#max} chains registered; unregister some first`,
-        );
+      const count = (where: string, ...params: unknown[]) =>
+        (
+          this.#db.prepare(`SELECT COUNT(*) AS n FROM airlock_chains ${where}`).get(...params) as {
+            n: number;
+          }
+        ).n;
+      const dropExpired = (where: string, ...params: unknown[]) =>
+        this.#db
+          .prepare(`DELETE FROM airlock_chains WHERE not_after <= ? ${where}`)
+          .run(record.registeredAt, ...params);
+      if (count("WHERE agent = ?", record.agent) >= this.#max) {
+        dropExpired("AND agent = ?", record.agent);
+        if (count("WHERE agent = ?", record.agent) >= this.#max) {
+          throw new RegistryError(
+            "REGISTRY_FULL",
+            `agent ${record.agent} already has ${this.#max} unexpired chains registered; unregister some first`,
+          );
+        }
+      }
+      if (count("") >= this.#maxTotal) {
+        dropExpired("");
+        if (count("") >= this.#maxTotal) {
+          throw new RegistryError(
+            "REGISTRY_FULL",
+            `the registry holds ${this.#maxTotal} unexpired chains`,
+          );
+        }
       }
       this.#db
         .prepare(
