@@ -116,3 +116,41 @@ export function guardLangChainTool<T extends StructuredToolInterface>(
       guarded(onRefusal, check, () => tool.invoke(input as never, config)),
   });
 }
+
+/**
+ * Guard a list of LangChain tools with one guard; `capabilities` maps a tool name to its
+ * capability (a name missing from it uses the tool name).
+ *
+ * @throws {ToolGuardError} `GUARD_MISCONFIGURED` when a name or capability is invalid.
+ * @example
+ * ```ts
+ * import { tool } from "@langchain/core/tools";
+ * import { z } from "zod";
+ * import { createToolGuard } from "agent-airlock/guard";
+ * import { guardLangChainTools } from "agent-airlock/langchain";
+ * const guard = createToolGuard({
+ *   verifier: { verifyTool: async () => ({ decision: "ALLOW", reason: "demo" }) },
+ *   agent: "did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK",
+ *   root: "did:key:z6MknGc3ocHs3zdPiJbnaaqDi58NGb4pk1Sp9WxWufuXSdxf",
+ * });
+ * const tools = guardLangChainTools(
+ *   [tool(async () => "sun", { name: "weather_forecast", description: "Forecast", schema: z.object({}) })],
+ *   { guard, capabilities: { weather_forecast: "weather:forecast" } },
+ * );
+ * ```
+ */
+export function guardLangChainTools(
+  tools: readonly StructuredToolInterface[],
+  options: Omit<GuardLangChainToolOptions, "capability" | "definition"> & {
+    capabilities?: Readonly<Record<string, string>>;
+  },
+): DynamicStructuredTool[] {
+  const capabilities = new Map(Object.entries(options.capabilities ?? {}));
+  return tools.map((tool) =>
+    guardLangChainTool(tool, {
+      guard: options.guard,
+      capability: capabilities.get(tool?.name),
+      onRefusal: options.onRefusal,
+    }),
+  );
+}

@@ -5,7 +5,11 @@ import { z } from "zod";
 import { ToolGuardError } from "../../src/guard/errors.js";
 import { pinToolDefinitions } from "../../src/guard/pin-definitions.js";
 import { createToolGuard } from "../../src/guard/tool-guard.js";
-import { guardLangChainTool, langChainToolDefinition } from "../../src/integrations/langchain.js";
+import {
+  guardLangChainTool,
+  guardLangChainTools,
+  langChainToolDefinition,
+} from "../../src/integrations/langchain.js";
 import { AGENT, ROOT, tableVerifier } from "../guard/fixtures.js";
 
 function forecastTool(description = "Get the forecast for a city") {
@@ -135,5 +139,20 @@ describe("guardLangChainTool (real @langchain/core tool())", () => {
     expect(() => guardLangChainTool(t, { guard, onRefusal: "ignore" as never })).toThrow(
       ToolGuardError,
     );
+  });
+});
+
+describe("guardLangChainTools", () => {
+  it("guards a list with a capability table", async () => {
+    const { t, handler } = forecastTool();
+    const [safe] = guardLangChainTools([t], {
+      guard: guardFor(["weather:forecast"]),
+      capabilities: { weather_forecast: "weather:forecast" },
+    });
+    expect(await safe?.invoke({ city: "Rome" })).toBe("Sunny in Rome");
+    const [unmapped] = guardLangChainTools([t], { guard: guardFor(["weather:forecast"]) });
+    // Without a table entry the capability is the tool name, which the chain does not grant.
+    expect(await unmapped?.invoke({ city: "Rome" })).toMatch(/TOOL_NOT_AUTHORIZED/);
+    expect(handler).toHaveBeenCalledTimes(1);
   });
 });
