@@ -112,7 +112,7 @@ const ASCII = /^[\u0000-\u007f]*$/;
  * @example
  * ```ts
  * import { nameSkeleton } from "agent-airlock/scan";
- * console.log(nameSkeleton("read_file") === nameSkeleton("reаd_fіle")); // true (Cyrillic а, і)
+ * console.log(nameSkeleton("read_file") === nameSkeleton("reаd_fіle")); // true: Cyrillic а and і
  * console.log(nameSkeleton("read_file") === nameSkeleton("READ-FILE")); // true
  * ```
  */
