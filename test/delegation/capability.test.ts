@@ -167,3 +167,35 @@ describe("properties", () => {
     );
   });
 });
+
+describe("hostile capability input", () => {
+  it("any string either parses or throws CapabilityError, never anything else", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: "grapheme", maxLength: 40 }),
+        fc.string({ maxLength: 40 }),
+        (a, b) => {
+          for (const fn of [
+            () => parseCapability(a),
+            () => assertGrant(a),
+            () => grants(a, b),
+            () => covers(a, b),
+          ]) {
+            try {
+              fn();
+            } catch (err) {
+              expect(err).toBeInstanceOf(CapabilityError);
+            }
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("a megabyte capability is refused by its length, quickly and without a stack overflow", () => {
+    const huge = "a:".repeat(500_000);
+    expect(() => parseCapability(huge)).toThrow(CapabilityError);
+    expect(() => grants(`${huge}*`, "a:b")).toThrow(CapabilityError);
+  });
+});
