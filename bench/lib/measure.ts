@@ -12,6 +12,37 @@ export interface Measurement {
   opsPerRound: number;
 }
 
+// Operations per round so that one round takes about `roundMs`.
+function calibrate(fn: () => unknown, roundMs: number): number {
+  for (let ops = 1; ; ops *= 4) {
+    const t0 = performance.now();
+    for (let i = 0; i < ops; i++) fn();
+    const dt = performance.now() - t0;
+    if (dt >= roundMs / 4 || ops >= 1 << 24)
+      return Math.max(1, Math.round((ops * roundMs) / Math.max(dt, 0.001)));
+  }
+}
+
+async function calibrateAsync(fn: () => Promise<unknown>, roundMs: number): Promise<number> {
+  for (let ops = 1; ; ops *= 4) {
+    const t0 = performance.now();
+    for (let i = 0; i < ops; i++) await fn();
+    const dt = performance.now() - t0;
+    if (dt >= roundMs / 4 || ops >= 1 << 20)
+      return Math.max(1, Math.round((ops * roundMs) / Math.max(dt, 0.001)));
+  }
+}
+
+function summarise(samples: number[], opsPerRound: number): Measurement {
+  samples.sort((a, b) => a - b);
+  return {
+    median: samples[Math.floor(samples.length / 2)]!,
+    min: samples[0]!,
+    rounds: samples.length,
+    opsPerRound,
+  };
+}
+
 /**
  * Time `fn` (one operation per call). Calibrates the batch size to about `roundMs`,
  * then takes `rounds` rounds and reports the median. Machines here are noisy: compare
@@ -21,32 +52,14 @@ export function measure(
   fn: () => unknown,
   opts: { rounds?: number; roundMs?: number } = {},
 ): Measurement {
-  const rounds = opts.rounds ?? 15;
-  const roundMs = opts.roundMs ?? 40;
-  let ops = 1;
-  for (;;) {
-    const t0 = performance.now();
-    for (let i = 0; i < ops; i++) fn();
-    const dt = performance.now() - t0;
-    if (dt >= roundMs / 4 || ops >= 1 << 24) {
-      ops = Math.max(1, Math.round((ops * roundMs) / Math.max(dt, 0.001)));
-      break;
-    }
-    ops *= 4;
-  }
+  const ops = calibrate(fn, opts.roundMs ?? 40);
   const samples: number[] = [];
-  for (let r = 0; r < rounds; r++) {
+  for (let r = 0; r < (opts.rounds ?? 15); r++) {
     const t0 = performance.now();
     for (let i = 0; i < ops; i++) fn();
     samples.push(((performance.now() - t0) * 1e6) / ops);
   }
-  samples.sort((a, b) => a - b);
-  return {
-    median: samples[Math.floor(samples.length / 2)]!,
-    min: samples[0]!,
-    rounds,
-    opsPerRound: ops,
-  };
+  return summarise(samples, ops);
 }
 
 /** Async variant of {@link measure} for operations that return a promise. */
@@ -54,32 +67,14 @@ export async function measureAsync(
   fn: () => Promise<unknown>,
   opts: { rounds?: number; roundMs?: number } = {},
 ): Promise<Measurement> {
-  const rounds = opts.rounds ?? 15;
-  const roundMs = opts.roundMs ?? 40;
-  let ops = 1;
-  for (;;) {
-    const t0 = performance.now();
-    for (let i = 0; i < ops; i++) await fn();
-    const dt = performance.now() - t0;
-    if (dt >= roundMs / 4 || ops >= 1 << 20) {
-      ops = Math.max(1, Math.round((ops * roundMs) / Math.max(dt, 0.001)));
-      break;
-    }
-    ops *= 4;
-  }
+  const ops = await calibrateAsync(fn, opts.roundMs ?? 40);
   const samples: number[] = [];
-  for (let r = 0; r < rounds; r++) {
+  for (let r = 0; r < (opts.rounds ?? 15); r++) {
     const t0 = performance.now();
     for (let i = 0; i < ops; i++) await fn();
     samples.push(((performance.now() - t0) * 1e6) / ops);
   }
-  samples.sort((a, b) => a - b);
-  return {
-    median: samples[Math.floor(samples.length / 2)]!,
-    min: samples[0]!,
-    rounds,
-    opsPerRound: ops,
-  };
+  return summarise(samples, ops);
 }
 
 /** Format nanoseconds for a table: `850 ns`, `12.3 µs`, `4.56 ms`. */
@@ -111,18 +106,7 @@ export function measureInterleaved(
   opts: { rounds?: number; roundMs?: number } = {},
 ): number[] {
   const rounds = opts.rounds ?? 21;
-  const roundMs = opts.roundMs ?? 30;
-  const ops = fns.map((fn) => {
-    let n = 1;
-    for (;;) {
-      const t0 = performance.now();
-      for (let i = 0; i < n; i++) fn();
-      const dt = performance.now() - t0;
-      if (dt >= roundMs / 4 || n >= 1 << 24)
-        return Math.max(1, Math.round((n * roundMs) / Math.max(dt, 0.001)));
-      n *= 4;
-    }
-  });
+  const ops = fns.map((fn) => calibrate(fn, opts.roundMs ?? 30));
   const samples: number[][] = fns.map(() => []);
   for (let r = 0; r < rounds; r++) {
     fns.forEach((fn, k) => {
