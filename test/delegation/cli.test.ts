@@ -353,3 +353,44 @@ describe("airlock delegate serve", () => {
     await registry.close();
   });
 });
+
+describe("airlock delegate verify - (stdin), as a real process", () => {
+  it("reads the chain from standard input and exits 0, with no colour when piped", async () => {
+    const root = JSON.parse(
+      (await cli("keygen", "--out", at("p-root.jwk"), "--output", "json")).stdout,
+    ).did as string;
+    const agent = JSON.parse(
+      (await cli("keygen", "--out", at("p-agent.jwk"), "--output", "json")).stdout,
+    ).did as string;
+    const issued = await cli(
+      "issue",
+      "--key",
+      at("p-root.jwk"),
+      "--audience",
+      agent,
+      "--capability",
+      "weather:*",
+    );
+    const { execFileSync } = await import("node:child_process");
+    const out = execFileSync(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "src/cli/bin.ts",
+        "delegate",
+        "verify",
+        "-",
+        "--root",
+        root,
+        "--agent",
+        agent,
+        "--capability",
+        "weather:forecast",
+      ],
+      { input: issued.stdout, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "" } },
+    );
+    expect(out).toContain("GRANTED weather:forecast via weather:*");
+    expect(out).not.toMatch(/\u001b\[/);
+  });
+});
