@@ -7,13 +7,14 @@ import { detectCommands } from "./commands.js";
 import { detectConcealment } from "./concealment.js";
 import { detectEncoded } from "./encoded.js";
 import { printableExcerpt } from "./excerpt.js";
-import { detectExfiltration } from "./exfiltration.js";
+import { detectExfiltration, detectSideChannel } from "./exfiltration.js";
 import { detectFenced } from "./fenced.js";
+import { ALL_FAMILIES, FAMILY, familiesIn } from "./gates.js";
 import { detectInvisible } from "./invisible.js";
 import { detectManipulation } from "./manipulation.js";
-import { normalizeText, originalSpan } from "./normalize.js";
+import { type NormalizedText, normalizeText, originalSpan } from "./normalize.js";
 import { detectOverride } from "./override.js";
-import { detectShadowing } from "./shadowing.js";
+import { detectShadowing, detectTampering } from "./shadowing.js";
 import { detectSideEffects } from "./side-effects.js";
 import type { InjectionFinding, RawHit, TextSite } from "./types.js";
 
@@ -39,31 +40,37 @@ export const ONE_WORD_SIGNAL =
 /** Deepest level of decode-and-rescan for encoded text. */
 const MAX_DECODE_DEPTH = 2;
 
-function collect(
-  text: string,
-  site: TextSite,
-  depth: number,
-): { normalized: RawHit[]; original: RawHit[]; norm: ReturnType<typeof normalizeText> } {
+interface Collected {
+  normalized: RawHit[];
+  original: RawHit[];
+  norm: NormalizedText;
+}
+
+function collect(text: string, site: TextSite, depth: number, gate: boolean): Collected {
   const original: RawHit[] = [];
   const normalized: RawHit[] = [];
   const norm = normalizeText(text);
-  const inSchema = site.kind.startsWith("schema-");
-  detectOverride(norm.text, normalized);
-  detectConcealment(norm.text, normalized);
-  detectExfiltration(norm.text, inSchema, normalized);
-  detectShadowing(norm.text, site.toolName, normalized);
-  detectSideEffects(norm.text, normalized);
-  detectCommands(norm.text, normalized);
-  detectManipulation(norm.text, normalized);
-  const inner = (hidden: string) => signalsOf(hidden, site, depth + 1);
-  detectInvisible(text, original, inner);
+  const t = norm.text;
+  const families = gate ? familiesIn(t) : ALL_FAMILIES;
+  detectOverride(t, normalized, (families & FAMILY.override) !== 0);
+  if (families & FAMILY.concealment) detectConcealment(t, normalized);
+  if (families & FAMILY.exfiltration) detectExfiltration(t, normalized);
+  if (families & FAMILY.sideChannel)
+    detectSideChannel(t, site.kind.startsWith("schema-"), normalized);
+  if (families & FAMILY.shadowing) detectShadowing(t, site.toolName, normalized);
+  if (families & FAMILY.tampering) detectTampering(t, normalized);
+  if (families & FAMILY.sideEffects) detectSideEffects(t, normalized);
+  if (families & FAMILY.commands) detectCommands(t, normalized);
+  if (families & FAMILY.manipulation) detectManipulation(t, normalized);
+  detectInvisible(text, original, site, depth, gate);
   detectFenced(text, original);
-  if (depth < MAX_DECODE_DEPTH) detectEncoded(text, original, inner);
+  if (depth < MAX_DECODE_DEPTH) detectEncoded(text, original, site, depth, gate);
   return { normalized, original, norm };
 }
 
-function signalsOf(text: string, site: TextSite, depth: number): string[] {
-  const { normalized, original } = collect(text, site, depth);
+/** The signals a decoded or hidden text carries (used by the encoded and tag-character checks). */
+export function signalsOf(text: string, site: TextSite, depth: number, gate: boolean): string[] {
+  const { normalized, original } = collect(text, site, depth, gate);
   return [...new Set([...normalized, ...original].map((h) => h.signal))];
 }
 
@@ -89,9 +96,9 @@ export function detectInjection(text: string, site: TextSite): InjectionFinding[
 }
 
 /** {@link detectInjection} without the plain-token shortcut (tests compare the two). */
-export function detectAll(text: string, site: TextSite): InjectionFinding[] {
+export function detectAll(text: string, site: TextSite, gate = true): InjectionFinding[] {
   const scanned = text.length > MAX_TEXT_LENGTH ? text.slice(0, MAX_TEXT_LENGTH) : text;
-  const { normalized, original, norm } = collect(scanned, site, 0);
+  const { normalized, original, norm } = collect(scanned, site, 0, gate);
   const mapped: RawHit[] = normalized.map((hit) => ({
     ...hit,
     ...originalSpan(norm, hit.start, hit.end),

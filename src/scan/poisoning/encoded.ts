@@ -3,7 +3,8 @@
  * to readable text are decoded and scanned again. Bounded: at most 32 candidates per
  * text, 64 KiB per candidate, 256 KiB decoded in all, two levels of nesting.
  */
-import type { RawHit } from "./types.js";
+import { signalsOf } from "./detect.js";
+import type { RawHit, TextSite } from "./types.js";
 
 /** Characters of a base64, base64url, hex or `\\x`-escaped run. */
 function isEncodingChar(c: number): boolean {
@@ -83,14 +84,16 @@ function decodeCandidate(candidate: string): { text: string; encoding: string } 
 }
 
 /**
- * Decode bounded candidates in the original text and ask `inner` what the decoded text
- * carries; a candidate whose decoded text carries any signal becomes an
+ * Decode bounded candidates in the original text and scan the decoded text again; a
+ * candidate whose decoded text carries any signal becomes an
  * `encoded-instruction` hit (original offsets).
  */
 export function detectEncoded(
   text: string,
   hits: RawHit[],
-  inner: (decoded: string) => string[],
+  site: TextSite,
+  depth: number,
+  gate: boolean,
 ): void {
   if (text.length < 24) return;
   let candidates = 0;
@@ -110,7 +113,7 @@ export function detectEncoded(
     const decoded = decodeCandidate(candidate);
     if (decoded === undefined) continue;
     decodedTotal += decoded.text.length;
-    const signals = inner(decoded.text);
+    const signals = signalsOf(decoded.text, site, depth + 1, gate);
     if (signals.length === 0) continue;
     hits.push({
       signal: "encoded-instruction",

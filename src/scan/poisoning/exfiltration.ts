@@ -135,21 +135,21 @@ export const SIDE_CHANNEL_RULES: readonly PhraseRule[] = [
 
 const CONTENTS_OF_SECRET = new RegExp(`\\bcontents? of\\b[^\\n]{0,30}?${SECRET_PATH}`, "gi");
 
-/** Run the exfiltration and side-channel families over the matching text. */
-export function detectExfiltration(text: string, inSchema: boolean, hits: RawHit[]): void {
+/** Run the exfiltration family over the matching text. */
+export function detectExfiltration(text: string, hits: RawHit[]): void {
   runRules(EXFILTRATION_RULES, text, hits);
+}
+
+const SCHEMA_SIDE_CHANNEL_RULES: readonly PhraseRule[] = [
+  {
+    signal: "side-channel-parameter",
+    pattern: CONTENTS_OF_SECRET,
+    why: "a schema text asks for the contents of a key or credential file",
+  },
+];
+
+/** Run the side-channel family; schema texts also get the "contents of <secret file>" rule. */
+export function detectSideChannel(text: string, inSchema: boolean, hits: RawHit[]): void {
   runRules(SIDE_CHANNEL_RULES, text, hits);
-  if (inSchema) {
-    runRules(
-      [
-        {
-          signal: "side-channel-parameter",
-          pattern: CONTENTS_OF_SECRET,
-          why: "a schema text asks for the contents of a key or credential file",
-        },
-      ],
-      text,
-      hits,
-    );
-  }
+  if (inSchema) runRules(SCHEMA_SIDE_CHANNEL_RULES, text, hits);
 }

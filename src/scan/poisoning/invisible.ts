@@ -4,8 +4,10 @@
  * used to smuggle bytes, other control characters, and ANSI escape sequences. Scanned on
  * the original text, so the spans point at the characters themselves.
  */
+
+import { signalsOf } from "./detect.js";
 import { ansiSequenceLength } from "./normalize.js";
-import type { InjectionSignal, RawHit } from "./types.js";
+import type { InjectionSignal, RawHit, TextSite } from "./types.js";
 
 /** At most this many runs are reported per signal and text; the last one counts the rest. */
 const MAX_RUNS = 8;
@@ -87,7 +89,9 @@ interface Run {
 export function detectInvisible(
   text: string,
   hits: RawHit[],
-  onHiddenText: (hidden: string) => string[],
+  site: TextSite,
+  depth: number,
+  gate: boolean,
 ): void {
   if (!NEEDS_SCAN.test(text)) return;
   const runs: Run[] = [];
@@ -132,7 +136,7 @@ export function detectInvisible(
   for (const run of runs) {
     let why = WHY[run.kind];
     if (run.kind === "tag" && run.hidden.trim() !== "") {
-      const inner = onHiddenText(run.hidden);
+      const inner = signalsOf(run.hidden, site, depth + 1, gate);
       why += `; they spell ${JSON.stringify(run.hidden.slice(0, 80))}${inner.length > 0 ? ` (${inner.join(", ")})` : ""}`;
     }
     const total = counts.get(run.kind) ?? 0;

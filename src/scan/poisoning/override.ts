@@ -81,8 +81,8 @@ function isBanner(label: string): boolean {
 }
 
 /** Run the override family over the matching text. */
-export function detectOverride(text: string, hits: RawHit[]): void {
-  runRules(OVERRIDE_RULES, text, hits);
+export function detectOverride(text: string, hits: RawHit[], phrases = true): void {
+  if (phrases) runRules(OVERRIDE_RULES, text, hits);
   BANNER.lastIndex = 0;
   let count = 0;
   for (;;) {

@@ -89,7 +89,7 @@ export const TAMPERING_RULES: readonly PhraseRule[] = [
   },
 ];
 
-/** Run the shadowing, redirection and tampering family over the matching text. */
+/** Run the shadowing and redirection checks over the matching text. */
 export function detectShadowing(text: string, toolName: string | undefined, hits: RawHit[]): void {
   const own = toolName?.toLowerCase();
   SHADOW.lastIndex = 0;
@@ -141,7 +141,10 @@ export function detectShadowing(text: string, toolName: string | undefined, hits
       count++;
     }
   }
+}
 
+/** Run the parameter-tampering rules over the matching text. */
+export function detectTampering(text: string, hits: RawHit[]): void {
   runRules(TAMPERING_RULES, text, hits);
 }
 

@@ -29,7 +29,7 @@ const RULE_PATTERNS = [
   ...TAMPERING_RULES,
   ...SIDE_EFFECT_RULES,
 ].map((rule) => rule.pattern);
-const PATTERNS = [...RULE_PATTERNS, ...BANNER_PATTERNS, ...SHADOWING_PATTERNS];
+const PATTERNS = [...RULE_PATTERNS, ...BANNER_PATTERNS, ...SHADOWING_PATTERNS, GATE_PATTERN];
 
 /** Violations of the linear-time shape in a pattern source. */
 function violations(source: string): string[] {
