@@ -13,6 +13,7 @@ import {
   EXFILTRATION_RULES,
   SIDE_CHANNEL_RULES,
 } from "../../../src/scan/poisoning/exfiltration.js";
+import { GATE_PATTERN } from "../../../src/scan/poisoning/gates.js";
 import { detectInjection, MAX_FINDINGS_PER_TEXT } from "../../../src/scan/poisoning/index.js";
 import { MANIPULATION_RULES } from "../../../src/scan/poisoning/manipulation.js";
 import { BANNER_PATTERNS, OVERRIDE_RULES } from "../../../src/scan/poisoning/override.js";
