@@ -1,10 +1,13 @@
 import {
+  Agent,
   type FunctionTool,
   getAllMcpTools,
   MCPServerStdio,
   RunContext,
+  run,
   tool,
 } from "@openai/agents-core";
+import { assistantMessage, functionCall, ScriptedModel } from "@openai/agents-core/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ToolGuardError } from "../../src/guard/errors.js";
@@ -186,6 +189,32 @@ describe("pinMcpServer against a hostile listing (low-level MCP SDK server over 
       expect(JSON.stringify(await pinned.callTool("get_alerts", {}))).toContain("ran get_alerts");
     } finally {
       await inner.close();
+    }
+  });
+});
+
+describe("inside the Agents SDK runner (real run() with the SDK's ScriptedModel)", () => {
+  it("the runner invokes the guarded tool; a refusal reaches the model as the tool output", async () => {
+    for (const [grants, expected] of [
+      [["weather:forecast"], "Sunny in Oslo"],
+      [[], "Blocked by policy (TOOL_NOT_AUTHORIZED). Do not retry this tool."],
+    ] as [string[], string][]) {
+      const { t, execute } = forecastTool();
+      const safe = guardFunctionTool(t, {
+        guard: guardFor(grants),
+        capability: "weather:forecast",
+      });
+      const model = new ScriptedModel([
+        [functionCall("weather_forecast", { city: "Oslo" }, { callId: "call_1" })],
+        [assistantMessage("done")],
+      ]);
+      const agent = new Agent({ name: "weather", model, tools: [safe] });
+      const result = await run(agent, "weather in Oslo?");
+      expect(result.finalOutput).toBe("done");
+      const second = model.calls[1]?.request.input as { type?: string; output?: unknown }[];
+      const output = second.find((item) => item.type === "function_call_result")?.output;
+      expect(JSON.stringify(output)).toContain(expected);
+      expect(execute).toHaveBeenCalledTimes(grants.length === 0 ? 0 : 1);
     }
   });
 });
