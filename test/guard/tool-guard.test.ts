@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
+import { jcsCanonicalize } from "../../src/canonical/index.js";
 import { ToolGuardError, type ToolGuardErrorCode } from "../../src/guard/errors.js";
 import { pinToolDefinitions } from "../../src/guard/pin-definitions.js";
 import {
@@ -564,14 +565,27 @@ describe("onDecision", () => {
   });
 });
 
+function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (next !== null && typeof next === "object" && !Object.isFrozen(next)) {
+      Object.freeze(next);
+      stack.push(...Object.values(next));
+    }
+  }
+  return value;
+}
+
 describe("properties", () => {
   const json = fc.jsonValue({ maxDepth: 4 });
 
   it("a pinned definition passes; any change to it is TOOL_DRIFT, never a verifier call", async () => {
     await fc.assert(
       fc.asyncProperty(json, json, async (schema, other) => {
-        fc.pre(JSON.stringify(schema) !== JSON.stringify(other));
-        const definition = { name: "probe", inputSchema: schema };
+        // Different as JCS texts (key order alone is not a change).
+        fc.pre(jcsCanonicalize(schema) !== jcsCanonicalize(other));
+        const definition = deepFreeze({ name: "probe", inputSchema: schema });
         const verifier = tableVerifier({ [AGENT]: ["probe"] });
         const guard = createToolGuard({
           verifier,
