@@ -245,8 +245,22 @@ type Verdict =
 
 function isRateLimit(err: unknown): boolean {
   if (err === null || typeof err !== "object") return false;
-  const { status, code } = err as { status?: unknown; code?: unknown };
-  return status === 429 || (typeof code === "string" && /RATE_LIMIT/i.test(code));
+  try {
+    const { status, code } = err as { status?: unknown; code?: unknown };
+    return status === 429 || (typeof code === "string" && /RATE_LIMIT/i.test(code));
+  } catch {
+    return false;
+  }
+}
+
+/** A thrown value's message, even when reading it throws (a hostile error object). */
+function messageOf(err: unknown): string {
+  try {
+    const message = (err as { message?: unknown } | null)?.message;
+    return shorten(typeof message === "string" ? message : String(err));
+  } catch {
+    return "an error that cannot be described";
+  }
 }
 
 function unavailable(reason: string, cause?: unknown): Verdict {
@@ -429,7 +443,7 @@ export function createToolGuard(options: ToolGuardOptions): ToolGuard {
             unavailable(
               isRateLimit(err)
                 ? "the verifier is rate limiting requests (429)"
-                : `the verifier failed: ${shorten(String((err as Error)?.message ?? err))}`,
+                : `the verifier failed: ${messageOf(err)}`,
               err,
             ),
           ),
@@ -461,7 +475,7 @@ export function createToolGuard(options: ToolGuardOptions): ToolGuard {
       throw new ToolGuardError(
         "TOOL_DEFINITION_MISSING",
         tool,
-        `the definition of tool ${JSON.stringify(tool)} could not be fetched: ${shorten(String((err as Error)?.message ?? err))}`,
+        `the definition of tool ${JSON.stringify(tool)} could not be fetched: ${messageOf(err)}`,
         {},
         { cause: err },
       );
@@ -613,7 +627,7 @@ export function createToolGuard(options: ToolGuardOptions): ToolGuard {
           : new ToolGuardError(
               "GUARD_UNAVAILABLE",
               base.tool,
-              `the guard failed unexpectedly: ${String((err as Error)?.message ?? err)}`,
+              `the guard failed unexpectedly: ${messageOf(err)}`,
               {},
               { cause: err },
             );

@@ -299,6 +299,37 @@ describe("fail-closed matrix: every code from a real cause, handler never runs",
     expect(await codeOf(guard.check({ tool: "t" }))).toBe("GUARD_UNAVAILABLE");
   });
 
+  it("GUARD_UNAVAILABLE, promptly, for a hostile thrown value", async () => {
+    const hostile = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error("no reading me");
+        },
+      },
+    );
+    const verifier: DelegationVerifier = {
+      verifyTool: async () => {
+        throw hostile;
+      },
+    };
+    const guard = createToolGuard({ verifier, agent: AGENT, root: ROOT, verifyTimeoutMs: 60_000 });
+    expect(await codeOf(guard.check({ tool: "t" }))).toBe("GUARD_UNAVAILABLE");
+    const source = async () => {
+      throw hostile;
+    };
+    const pinned = createToolGuard({ verifier, agent: AGENT, root: ROOT, pins: PINS });
+    expect(
+      await codeOf(
+        pinned.check({
+          tool: "weather_forecast",
+          capability: "weather:forecast",
+          definition: source,
+        }),
+      ),
+    ).toBe("TOOL_DEFINITION_MISSING");
+  });
+
   it("says that 429 is rate limiting", async () => {
     const verifier: DelegationVerifier = {
       verifyTool: async () => {
