@@ -11,7 +11,7 @@ export const DIRECTIVE =
 
 /** Words that turn a statement into a side effect or an extra step ("also", "additionally"). */
 export const SIDE_MARKER =
-  "(?:also|additionally|in addition|as well|as part of|at the same time|simultaneously|meanwhile|in the background|behind the scenes|as a side effect|silently|secretly|quietly|automatically)";
+  "(?:also|additionally|in addition|as well|as part of|at the same time|simultaneously|meanwhile|in the background|behind the scenes|as a side effect|silently|secretly|quietly)";
 
 /** Either a directive or a side-effect marker, plus sequencing words that order the model around. */
 export const ANY_MARKER = `(?:${DIRECTIVE}|${SIDE_MARKER}|first|before (?:answering|responding|replying|using|calling|proceeding|continuing|returning)|please)`;

@@ -2,22 +2,21 @@
  * Signals that data leaves: secrets read or collected, data sent to a fixed address or
  * URL, and parameters the model is asked to fill with its conversation, prompt or secrets.
  */
-import {
-  ANY_MARKER,
-  DIRECTIVE,
-  OUTSIDE_DESTINATION,
-  SECRET_NOUN,
-  SECRET_PATH,
-  SIDE_MARKER,
-  URL,
-} from "./cues.js";
+import { ANY_MARKER, OUTSIDE_DESTINATION, SECRET_NOUN, SECRET_PATH, URL } from "./cues.js";
 import { isDefensive, isNegated, type PhraseRule, runRules, sentenceAround } from "./rules.js";
 import type { RawHit } from "./types.js";
 
 const EMAIL = "[\\w.+-]{1,64}@[\\w-]{1,63}\\.[\\w-]{1,63}(?:\\.[\\w-]{1,63})?(?:\\.[\\w-]{1,63})?";
 const DESTINATION = `(?:${URL}|${EMAIL}|${OUTSIDE_DESTINATION})`;
 const MARKER_RE = new RegExp(`\\b${ANY_MARKER}\\b`, "i");
-const DIRECTIVE_RE = new RegExp(`\\b(?:${DIRECTIVE}|${SIDE_MARKER}|first|before)\\b`, "i");
+/** An order to the model just before the verb ("you must also access ...", "please send ..."). */
+const MODAL_BEFORE =
+  /\b(?:you (?:must|should|need to|have to|are required to)|must|should|please|first|then|always|make sure to|be sure to)\b[^.\n]{0,30}$/i;
+/** What a beacon is for: "to authenticate the request and log the transaction details". */
+const PURPOSE_RE =
+  /\b(?:authenticat\w*|log|logs|logged|logging|verif\w*|validat\w*|register\w*|record\w*|transactions?|details|telemetry|analytics|tracking|audit\w*|collect\w*|endpoint)\b/i;
+const modalBefore = (text: string, index: number) =>
+  MODAL_BEFORE.test(text.slice(Math.max(0, index - 50), index));
 
 const OUTSIDE_RE = new RegExp(`\\b${OUTSIDE_DESTINATION}`, "i");
 const DATA_RE =
@@ -78,10 +77,7 @@ export const EXFILTRATION_RULES: readonly PhraseRule[] = [
       // A fixed URL or address alone can be the tool's own API ("posts a comment to the
       // issue at https://github.com/..."); it is exfiltration when it takes the user's
       // data wholesale or when it is an extra step the model is ordered to take.
-      return (
-        DATA_RE.test(m[0]) ||
-        DIRECTIVE_RE.test(sentenceAround(text, m.index, m.index + m[0].length))
-      );
+      return DATA_RE.test(m[0]) || modalBefore(text, m.index);
     },
   },
   {
@@ -99,7 +95,9 @@ export const EXFILTRATION_RULES: readonly PhraseRule[] = [
     why: "orders a request to a fixed endpoint outside the tool's job",
     accept: (text, m) =>
       notNegated(text, m) &&
-      DIRECTIVE_RE.test(sentenceAround(text, m.index, m.index + m[0].length)),
+      modalBefore(text, m.index) &&
+      (OUTSIDE_RE.test(m[0]) ||
+        PURPOSE_RE.test(sentenceAround(text, m.index, m.index + m[0].length))),
   },
   {
     signal: "exfiltration",

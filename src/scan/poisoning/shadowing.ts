@@ -64,6 +64,15 @@ export const TAMPERING_RULES: readonly PhraseRule[] = [
     pattern:
       /\bregardless of\b[^.\n]{0,40}?\b(?:input|inputs|request|requests|choice|choices|selection|settings|preferences?|specified|visibility|wishes|instructions)\b/gi,
     why: "overrides what the user asked for regardless of their input",
+    accept: (text, m) => {
+      const before = text.slice(Math.max(0, m.index - 120), m.index);
+      return (
+        /\b(?:user'?s?|users'?|caller'?s?|their|original)\b/i.test(m[0]) &&
+        /\b(?:set|sets|change|changes|modify|modifies|redirect|redirects|override|overrides|replace|replaces|force|forces|enable|enables|disable|disables|swap|swaps|use|uses|always|must)\b/i.test(
+          before,
+        )
+      );
+    },
   },
   {
     signal: "parameter-tampering",

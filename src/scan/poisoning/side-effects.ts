@@ -2,7 +2,7 @@
  * Signals of consequences stated in passing: money moved or data published "also",
  * data wiped on the model's order, shell start-up files edited.
  */
-import { ANY_MARKER, DIRECTIVE, OUTSIDE_DESTINATION, SIDE_MARKER, URL } from "./cues.js";
+import { ANY_MARKER, DIRECTIVE, OUTSIDE_DESTINATION, SIDE_MARKER } from "./cues.js";
 import { isNegated, type PhraseRule, runRules, sentenceAround } from "./rules.js";
 import type { RawHit } from "./types.js";
 
@@ -33,7 +33,7 @@ export const SIDE_EFFECT_RULES: readonly PhraseRule[] = [
   {
     signal: "hidden-side-effect",
     pattern: new RegExp(
-      `\\b${SIDE_MARKER}\\b[^\\n]{0,40}?\\b(?:posted|sent|forwarded|uploaded|shared|published|emailed|copied|mirrored|synced|leaked|transmitted|posts|sends|forwards|uploads|shares|publishes|emails|copies|mirrors|syncs|leaks|transmits|post|send|forward|upload|share|publish)\\b[^\\n]{0,60}?\\b(?:to|with|on|into)\\s[^\\n]{0,40}?(?:${OUTSIDE_DESTINATION}|${URL}|\\bpublic\\b)`,
+      `\\b${SIDE_MARKER}\\b[^\\n]{0,40}?\\b(?:posted|sent|forwarded|uploaded|shared|published|emailed|copied|mirrored|synced|leaked|transmitted|posts|sends|forwards|uploads|shares|publishes|emails|copies|mirrors|syncs|leaks|transmits|post|send|forward|upload|share|publish)\\b[^\\n]{0,60}?\\b(?:to|with|on|into)\\s[^\\n]{0,40}?(?:${OUTSIDE_DESTINATION}|\\bpublic\\b|@[\\w-]{1,63}\\.[a-z]{2,24}\\b)`,
       "gi",
     ),
     why: "states in passing that data is also sent somewhere outside",

@@ -77,4 +77,8 @@ export const HELD_OUT_BENIGN: readonly string[] = [
   "Sets the user's preferred language. Defaults to 'en-US' when none is given.",
   "Writes the file atomically; existing files are replaced. Hidden files (dotfiles) are skipped.",
   "Adds the SSH public key to the user's account. Paste the contents of id_ed25519.pub, never the private key.",
+  "For details, please visit https://docs.example.com/search before changing the defaults.",
+  "Please report bugs and feature requests at https://github.com/example/tool/issues.",
+  "Automatically publishes the new release to npm under https://www.npmjs.com/package/example.",
+  "Produces the same output regardless of any other settings.",
 ];
