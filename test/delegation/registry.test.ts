@@ -179,16 +179,79 @@ describe("file registry persistence", () => {
   });
 
   it("a failed write does not leave the chain registered in memory", async () => {
-    const { mkdirSync, rmSync } = await import("node:fs");
-    const path = join(dir, "blocked.json");
-    const registry = await openFileRegistry(path);
-    // Put a non-empty directory where the file goes: the atomic rename must fail.
-    rmSync(path);
-    mkdirSync(path);
-    writeFileSync(join(path, "occupied"), "x");
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(join(dir, "vanishing"));
+    const registry = await openFileRegistry(join(dir, "vanishing", "r.json"));
+    // The directory disappears: the atomic write cannot even create its temporary file.
+    rmSync(join(dir, "vanishing"), { recursive: true });
     const { chain, agent } = await chainOf();
     await expect(registry.register(chain)).rejects.toMatchObject({ code: "REGISTRY_IO" });
     expect(await registry.chainsFor(agent.did)).toEqual([]);
+  });
+
+  it("a path that turns into something unreadable fails closed with REGISTRY_IO", async () => {
+    const { mkdirSync } = await import("node:fs");
+    const path = join(dir, "blocked.json");
+    const registry = await openFileRegistry(path);
+    rmSync(path);
+    mkdirSync(path);
+    await expect(registry.chainsFor("did:key:z6Mkx")).rejects.toMatchObject({
+      code: "REGISTRY_IO",
+    });
+    await expect(registry.isRevoked("j")).rejects.toMatchObject({ code: "REGISTRY_IO" });
+  });
+
+  it("sees revocations another process wrote, and never overwrites them", async () => {
+    const path = join(dir, "shared.json");
+    const server = await openFileRegistry(path);
+    const { agent, chain, links } = await chainOf();
+    await server.register(chain);
+    const cli = await openFileRegistry(path);
+    await cli.revoke(links[1]!.claims.jti);
+    await cli.close();
+    expect(await server.isRevoked(links[1]!.claims.jti)).toBe(true);
+    // The server's next write keeps the revocation it did not make itself.
+    const other = await chainOf();
+    await server.register(other.chain);
+    const reread = JSON.parse(readFileSync(path, "utf8"));
+    expect(reread.revoked).toEqual([links[1]!.claims.jti]);
+    expect(reread.chains).toHaveLength(2);
+    expect((await server.chainsFor(agent.did))[0]!.chain).toEqual(chain);
+  });
+
+  it("a file corrupted while open makes reads fail closed, not empty", async () => {
+    const path = join(dir, "corrupted.json");
+    const registry = await openFileRegistry(path);
+    await registry.revoke("j1");
+    writeFileSync(path, "{ not json");
+    await expect(registry.isRevoked("j1")).rejects.toMatchObject({ code: "REGISTRY_INVALID" });
+    // And keeps failing: a half-loaded state is never used.
+    await expect(registry.isRevoked("j1")).rejects.toMatchObject({ code: "REGISTRY_INVALID" });
+    // A chain entry that is not a chain fails the reload after the old state was cleared.
+    writeFileSync(
+      path,
+      JSON.stringify({ version: 1, chains: [{ chain: ["x"], registeredAt: 1 }], revoked: [] }),
+    );
+    await expect(registry.isRevoked("j1")).rejects.toMatchObject({ code: "REGISTRY_INVALID" });
+    await expect(registry.isRevoked("j1")).rejects.toMatchObject({ code: "REGISTRY_INVALID" });
+    // Once the file is valid again, it is what counts.
+    writeFileSync(path, JSON.stringify({ version: 1, chains: [], revoked: ["j1"] }));
+    expect(await registry.isRevoked("j1")).toBe(true);
+  });
+
+  it("concurrent operations on one registry do not lose each other", async () => {
+    const path = join(dir, "concurrent.json");
+    const registry = await openFileRegistry(path);
+    const chains = await Promise.all([chainOf(), chainOf(), chainOf(), chainOf()]);
+    await Promise.all([
+      ...chains.map((c) => registry.register(c.chain)),
+      registry.revoke("a"),
+      registry.revoke("b"),
+    ]);
+    const reopened = await openFileRegistry(path);
+    expect(await reopened.list()).toHaveLength(4);
+    expect(await reopened.isRevoked("a")).toBe(true);
+    expect(await reopened.isRevoked("b")).toBe(true);
   });
 });
 

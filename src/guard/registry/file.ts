@@ -6,7 +6,8 @@
  * @module
  */
 import { randomBytes } from "node:crypto";
-import { open, rename, rm } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { open, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { RegistryError } from "../delegation/errors.js";
 import { MemoryRegistry, type RegistrySnapshot } from "./memory.js";
@@ -77,6 +78,11 @@ function parseFile(text: string, path: string): RegistrySnapshot {
 /**
  * A registry stored in a JSON file. Open it with {@link openFileRegistry}.
  *
+ * Every operation first checks whether the file changed on disk (another process, such as
+ * `airlock delegate revoke`, rewrote it) and reloads it if so, so a revocation written
+ * elsewhere is honoured at once and never overwritten. Operations run one at a time.
+ * Several processes writing at the same moment can still race: use SQLite for that.
+ *
  * @example
  * ```ts
  * import { openFileRegistry } from "agent-airlock/guard";
@@ -87,33 +93,44 @@ function parseFile(text: string, path: string): RegistrySnapshot {
  */
 export class FileRegistry extends MemoryRegistry {
   readonly path: string;
-  #writing: Promise<void> = Promise.resolve();
+  #tail: Promise<unknown> = Promise.resolve();
+  /** Identity of the file as last read or written: inode, size, modification time. */
+  #seen: string | undefined;
 
   constructor(path: string, limits?: RegistryLimits) {
     super(limits);
     this.path = path;
   }
 
-  /** Load the file (a missing file is an empty registry). */
+  /** Load the file (a missing file is created empty). */
   async load(): Promise<void> {
+    await this.#exclusive(() => this.#load());
+  }
+
+  async #load(): Promise<void> {
+    // Until a load succeeds, every operation retries it (and fails): a half-read file is
+    // never used.
+    this.#seen = undefined;
     let text: string;
+    let seen: string;
     try {
       const handle = await open(this.path, "r");
       try {
-        const { size } = await handle.stat();
-        if (size > MAX_REGISTRY_FILE_BYTES) {
+        const info = await handle.stat();
+        if (info.size > MAX_REGISTRY_FILE_BYTES) {
           throw new RegistryError(
             "REGISTRY_INVALID",
             `${this.path} is larger than ${MAX_REGISTRY_FILE_BYTES} bytes`,
           );
         }
         text = await handle.readFile("utf8");
+        seen = identity(info);
       } finally {
         await handle.close();
       }
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") {
-        await this.#persist();
+        await this.#write();
         return;
       }
       if (err instanceof RegistryError) throw err;
@@ -125,6 +142,7 @@ export class FileRegistry extends MemoryRegistry {
     }
     try {
       this.restore(parseFile(text, this.path));
+      this.#seen = seen;
     } catch (err) {
       if (err instanceof RegistryError && err.code !== "REGISTRY_FULL") {
         throw new RegistryError("REGISTRY_INVALID", `${this.path}: ${err.message}`, { cause: err });
@@ -133,10 +151,29 @@ export class FileRegistry extends MemoryRegistry {
     }
   }
 
-  #persist(): Promise<void> {
-    const next = this.#writing.then(() => this.#write());
-    // A failed write must not wedge later ones; the failure still reaches its own caller.
-    this.#writing = next.catch(() => {});
+  /** Reload when someone else rewrote the file since we last read or wrote it. */
+  async #refresh(): Promise<void> {
+    let info: Stats;
+    try {
+      info = await stat(this.path);
+    } catch (err) {
+      // Deleted under us: keep what we hold; the next change writes it back.
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
+      throw new RegistryError(
+        "REGISTRY_IO",
+        `cannot stat ${this.path}: ${(err as Error).message}`,
+        {
+          cause: err,
+        },
+      );
+    }
+    if (identity(info) !== this.#seen) await this.#load();
+  }
+
+  /** Run operations one at a time, each on a fresh view of the file. */
+  #exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.#tail.then(fn);
+    this.#tail = next.catch(() => {});
     return next;
   }
 
@@ -156,6 +193,7 @@ export class FileRegistry extends MemoryRegistry {
         await handle.close();
       }
       await rename(tmp, this.path);
+      this.#seen = identity(await stat(this.path));
     } catch (err) {
       await rm(tmp, { force: true }).catch(() => {});
       throw new RegistryError(
@@ -166,35 +204,69 @@ export class FileRegistry extends MemoryRegistry {
     }
   }
 
-  override async register(chain: readonly string[]): Promise<RegisteredChain> {
-    const before = this.changes;
-    const record = await super.register(chain);
-    if (this.changes === before) return record;
-    try {
-      await this.#persist();
-    } catch (err) {
-      // Keep memory and file in step: a chain that is not on disk is not registered.
-      await super.unregister(record.id);
-      throw err;
-    }
-    return record;
+  override register(chain: readonly string[]): Promise<RegisteredChain> {
+    return this.#exclusive(async () => {
+      await this.#refresh();
+      const before = this.changes;
+      const record = await super.register(chain);
+      if (this.changes === before) return record;
+      try {
+        await this.#write();
+      } catch (err) {
+        // Keep memory and file in step: a chain that is not on disk is not registered.
+        await super.unregister(record.id);
+        throw err;
+      }
+      return record;
+    });
   }
 
-  override async unregister(id: string): Promise<boolean> {
-    const removed = await super.unregister(id);
-    if (removed) await this.#persist();
-    return removed;
+  override unregister(id: string): Promise<boolean> {
+    return this.#exclusive(async () => {
+      await this.#refresh();
+      const removed = await super.unregister(id);
+      if (removed) await this.#write();
+      return removed;
+    });
   }
 
-  override async revoke(jti: string): Promise<void> {
-    const before = this.changes;
-    await super.revoke(jti);
-    if (this.changes !== before) await this.#persist();
+  override revoke(jti: string): Promise<void> {
+    return this.#exclusive(async () => {
+      await this.#refresh();
+      const before = this.changes;
+      await super.revoke(jti);
+      if (this.changes !== before) await this.#write();
+    });
+  }
+
+  override chainsFor(agent: string): Promise<RegisteredChain[]> {
+    return this.#exclusive(async () => {
+      await this.#refresh();
+      return super.chainsFor(agent);
+    });
+  }
+
+  override list(): Promise<RegisteredChain[]> {
+    return this.#exclusive(async () => {
+      await this.#refresh();
+      return super.list();
+    });
+  }
+
+  override isRevoked(jti: string): Promise<boolean> {
+    return this.#exclusive(async () => {
+      await this.#refresh();
+      return super.isRevoked(jti);
+    });
   }
 
   override async close(): Promise<void> {
-    await this.#writing;
+    await this.#tail;
   }
+}
+
+function identity(info: Stats): string {
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`;
 }
 
 /**
