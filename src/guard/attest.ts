@@ -137,13 +137,40 @@ export async function attestMcpPins(
   try {
     report = await client.inspectMcp(endpoint);
   } catch (err) {
-    const code = (err as { code?: unknown })?.code;
+    return failed(endpoint, codeOf(err), `the endpoint could not be inspected: ${messageOf(err)}`);
+  }
+  try {
+    return compare(endpoint, report, pinned);
+  } catch (err) {
+    // A report whose fields throw when read (a hostile proxy) is not a report.
     return failed(
       endpoint,
-      typeof code === "string" ? code : "INSPECTION_FAILED",
-      `the endpoint could not be inspected: ${String((err as Error)?.message ?? err)}`,
+      "INSPECTION_UNREADABLE",
+      `the inspection report could not be read: ${messageOf(err)}`,
     );
   }
+}
+
+function codeOf(err: unknown): string {
+  try {
+    const code = (err as { code?: unknown } | null)?.code;
+    return typeof code === "string" && code.length <= 64 ? code : "INSPECTION_FAILED";
+  } catch {
+    return "INSPECTION_FAILED";
+  }
+}
+
+function messageOf(err: unknown): string {
+  try {
+    const message = (err as { message?: unknown } | null)?.message;
+    const text = typeof message === "string" ? message : String(err);
+    return text.length > 500 ? `${text.slice(0, 500)}...` : text;
+  } catch {
+    return "an error that cannot be described";
+  }
+}
+
+function compare(endpoint: string, report: unknown, pinned: Map<string, string>): AttestResult {
   const tools = (report as { tools?: unknown } | null)?.tools;
   if (!Array.isArray(tools)) {
     return failed(endpoint, "INSPECTION_UNREADABLE", "the inspection report has no tools list");

@@ -129,6 +129,24 @@ describe("attestMcpPins (real DidisClient, local HTTP service)", () => {
     }
   });
 
+  it("is ok:false for a hostile inspector (throwing getters), never a throw", async () => {
+    const hostile = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error("no reading me");
+        },
+      },
+    );
+    const throwing = { inspectMcp: async () => Promise.reject(hostile) };
+    const lying = { inspectMcp: async () => ({ tools: [hostile] }) };
+    for (const inspector of [throwing, lying]) {
+      const report = await attestMcpPins(inspector, "e", pins);
+      expect(report.ok).toBe(false);
+      expect(report.error?.code).toMatch(/^INSPECTION_/);
+    }
+  });
+
   it("refuses invalid pins and clients as configuration errors", async () => {
     const client = new DidisClient({ baseUrl });
     await expect(attestMcpPins(client, "e", { t: "abc" })).rejects.toMatchObject({
