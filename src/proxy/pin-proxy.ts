@@ -72,6 +72,9 @@ interface HeldCall {
   id: unknown;
 }
 
+/** Paged listings remembered at once (for duplicates across pages). */
+const MAX_OPEN_WALKS = 64;
+
 const PROXY_ID_PREFIX = `airlock-proxy:${process.pid}:${Date.now().toString(36)}:`;
 
 /**
@@ -363,7 +366,11 @@ class PinProxy {
       kept.push(tool);
     });
     const next = (result as { nextCursor?: unknown }).nextCursor;
-    if (typeof next === "string" && next !== "") this.walks.set(next, seen);
+    if (typeof next === "string" && next !== "") {
+      this.walks.set(next, seen);
+      // Listings a client never finished paging are forgotten, oldest first.
+      if (this.walks.size > MAX_OPEN_WALKS) this.walks.delete(this.walks.keys().next().value!);
+    }
     return { jsonrpc: "2.0", id, result: { ...(result as object), tools: kept } };
   }
 

@@ -148,6 +148,33 @@ describe("airlock proxy enforces the pins in front of a real server", () => {
     }
   });
 
+  it("closes a name listed again on a later page, even though an earlier page showed it", async () => {
+    const { client } = await clientThroughProxy(
+      ["--pins", pins],
+      rugServer("--duplicate", "--page-size", "3"),
+    );
+    try {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor === undefined ? {} : { cursor });
+        seen.push(...page.tools.map((t) => t.name));
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+      // Page 1 showed echo before its second copy appeared on page 3: shown once, never twice...
+      expect(seen.filter((n) => n === "echo")).toHaveLength(1);
+      // ...and closed to calls, like every copy of a duplicate.
+      expect(resultText(await client.callTool({ name: "echo", arguments: { text: "x" } }))).toMatch(
+        /^AIRLOCK_BLOCK:/,
+      );
+      expect(resultText(await client.callTool({ name: "add", arguments: { a: 1, b: 1 } }))).toBe(
+        "2",
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
   it("passes progress through, and a cancelled call leaves the proxy serving", async () => {
     const { client } = await clientThroughProxy(["--pins", pins], rugServer());
     try {
