@@ -25,7 +25,7 @@ export const SECRET_NOUN =
   "(?:(?:ssh|private|secret|api|access|signing|gpg|pgp|wallet|encryption)[ -]keys?|(?:aws |cloud |git |npm )?credential(?:s| files?)|passwords?|passphrases?|secrets|(?:admin|auth|access|session|bearer|api|refresh|oauth|github|root) tokens?|session cookies|seed phrases?|mnemonic phrases?|shell history|kubernetes config(?:uration)?(?: files)?|kubeconfig|keystores?)";
 
 /** Literal network destinations. */
-export const URL = "\\b(?:https?|wss?|ftp)://[^\\s'\"`<>()\\]]{1,300}";
+export const URL = "\\b(?:https?|wss?|ftp)://[^\\s'\"`<>()\\]]{0,299}[^\\s'\"`<>()\\].,;:!?]";
 
 /** Destinations that are outside the user's control by their description. */
 export const OUTSIDE_DESTINATION =

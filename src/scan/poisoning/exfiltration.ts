@@ -14,7 +14,7 @@ const MODAL_BEFORE =
   /\b(?:you (?:must|should|need to|have to|are required to)|must|should|please|first|then|always|make sure to|be sure to)\b[^.\n]{0,30}$/i;
 /** What a beacon is for: "to authenticate the request and log the transaction details". */
 const PURPOSE_RE =
-  /\b(?:authenticat\w*|log|logs|logged|logging|verif\w*|validat\w*|register\w*|record\w*|transactions?|details|telemetry|analytics|tracking|audit\w*|collect\w*|endpoint)\b/i;
+  /\b(?:authenticat\w*|log|logs|logged|logging|verif\w*|validat\w*|register\w*|record\w*|transactions?|telemetry|analytics|tracking|audit\w*|collect\w*|endpoint)\b/i;
 const modalBefore = (text: string, index: number) =>
   MODAL_BEFORE.test(text.slice(Math.max(0, index - 50), index));
 
