@@ -203,6 +203,23 @@ export function inferCapabilities(
   };
 }
 
+/** Every word any list knows: a token outside it cannot change the outcome. */
+const KNOWN_WORDS: ReadonlySet<string> = new Set(
+  [
+    READ_VERBS,
+    WRITE_VERBS,
+    DELETE_VERBS,
+    EXEC_TOKENS,
+    RUN_VERBS,
+    FILE_TOKENS,
+    NETWORK_TOKENS,
+    SOCKET_TOKENS,
+    DB_TOKENS,
+    SECRET_TOKENS,
+    MESSAGE_TOKENS,
+  ].flatMap((s) => [...s]),
+);
+
 interface NameEvidence {
   access: { access: Access; evidence: string } | null;
   domains: Map<Domain, string>;
@@ -221,9 +238,13 @@ function nameEvidence(tokens: string[], args: string[]): NameEvidence {
   let run: string | null = null;
   const first = tokens[0] ?? "";
   const firstIsVerb = [READ_VERBS, WRITE_VERBS, DELETE_VERBS, RUN_VERBS].some((v) => v.has(first));
-  tokens.forEach((t, i) => {
-    const pair = `${t} ${tokens[i + 1] ?? ""}`;
-    if (SECRET_BIGRAMS.has(pair)) domain("secrets", `name tokens "${pair}"`);
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const next = tokens[i + 1];
+    if (next !== undefined && SECRET_BIGRAMS.has(`${t} ${next}`)) {
+      domain("secrets", `name tokens "${t} ${next}"`);
+    }
+    if (!KNOWN_WORDS.has(t)) continue;
     const why = `name token "${t}"`;
     const verbPosition =
       !AMBIGUOUS_VERBS.has(t) || i === 0 || (i === tokens.length - 1 && !firstIsVerb);
@@ -241,7 +262,7 @@ function nameEvidence(tokens: string[], args: string[]): NameEvidence {
     if (DB_TOKENS.has(t)) domain("db", why);
     if (SECRET_TOKENS.has(t)) domain("secrets", why);
     if (MESSAGE_TOKENS.has(t)) domain("message", why);
-  });
+  }
   for (const arg of args) {
     const why = `argument "${arg}"`;
     const lower = arg.toLowerCase();

@@ -318,5 +318,6 @@ function invalid(source: string, what: string): ScanInputError {
 
 /** JSON-pointer escape of one reference token. */
 export function esc(token: string): string {
+  if (!token.includes("~") && !token.includes("/")) return token;
   return token.replaceAll("~", "~0").replaceAll("/", "~1");
 }

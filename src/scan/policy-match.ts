@@ -34,6 +34,17 @@ function compileList(globs: readonly string[]): { plain: Matcher; qualified: Mat
  * match `server/tool` (and never match a tool whose server is unknown).
  */
 export function compilePolicy(policy: SecurityPolicy): CompiledPolicy {
+  // Shipped and parsed policies are frozen, so a compiled form can be reused safely.
+  const cached = Object.isFrozen(policy) ? COMPILED.get(policy) : undefined;
+  if (cached !== undefined) return cached;
+  const compiled = compile(policy);
+  if (Object.isFrozen(policy)) COMPILED.set(policy, compiled);
+  return compiled;
+}
+
+const COMPILED = new WeakMap<SecurityPolicy, CompiledPolicy>();
+
+function compile(policy: SecurityPolicy): CompiledPolicy {
   const allow = compileList(policy.allow);
   const deny = compileList(policy.deny);
   const granted = compileList(policy.capabilities.granted).plain;
