@@ -22,6 +22,7 @@ export {
   decodeLink,
   LINK_TYPE,
   type LinkClaims,
+  LinkFormatError,
   type LinkHeader,
   linkDigest,
 } from "./delegation/link.js";

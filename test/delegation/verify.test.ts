@@ -650,3 +650,26 @@ describe("verifyDelegation: one spelling per link", () => {
     expect(r.code).toBe("DELEGATION_MALFORMED");
   });
 });
+
+describe("decodeLink", () => {
+  it("throws LinkFormatError, an AirlockError with a stable code", async () => {
+    const { decodeLink, LinkFormatError } = await import("../../src/guard/delegation/link.js");
+    const { AirlockError } = await import("../../src/errors.js");
+    for (const [input, code] of [
+      ["not a jws", "DELEGATION_MALFORMED"],
+      [`${"a".repeat(20_000)}.b.c`, "DELEGATION_TOO_LARGE"],
+      [7, "DELEGATION_MALFORMED"],
+    ] as const) {
+      const err = (() => {
+        try {
+          decodeLink(input);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(err).toBeInstanceOf(LinkFormatError);
+      expect(err).toBeInstanceOf(AirlockError);
+      expect((err as InstanceType<typeof LinkFormatError>).code).toBe(code);
+    }
+  });
+});

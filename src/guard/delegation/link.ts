@@ -13,6 +13,7 @@
  */
 import { createHash } from "node:crypto";
 import { base64url } from "jose";
+import { DelegationError } from "./errors.js";
 
 /**
  * The JWS `typ` of a delegation link.
@@ -119,20 +120,25 @@ export function linkDigest(link: string): string {
 }
 
 /**
- * Why a link could not be decoded. Internal: verification turns it into a failed
- * `format` check (`DELEGATION_MALFORMED` or `DELEGATION_TOO_LARGE`).
+ * A link could not be decoded: code `DELEGATION_TOO_LARGE` (over the size limit, refused
+ * before decoding) or `DELEGATION_MALFORMED`. Thrown by {@link decodeLink}; verification
+ * turns it into a failed `format` check.
  *
- * @internal
  * @example
  * ```ts
- * try { decodeLink("not a jws"); } catch (err) { if (err instanceof LinkFormatError) console.log(err.message); }
+ * import { decodeLink, LinkFormatError } from "agent-airlock/guard";
+ * try { decodeLink("not a jws"); }
+ * catch (err) { if (err instanceof LinkFormatError) console.log(err.code); } // "DELEGATION_MALFORMED"
  * ```
  */
-export class LinkFormatError extends Error {
-  readonly tooLarge: boolean;
+export class LinkFormatError extends DelegationError {
+  declare readonly code: "DELEGATION_MALFORMED" | "DELEGATION_TOO_LARGE";
   constructor(message: string, tooLarge = false) {
-    super(message);
-    this.tooLarge = tooLarge;
+    super(tooLarge ? "DELEGATION_TOO_LARGE" : "DELEGATION_MALFORMED", message);
+  }
+  /** Whether the link was refused for its size alone. */
+  get tooLarge(): boolean {
+    return this.code === "DELEGATION_TOO_LARGE";
   }
 }
 
