@@ -136,6 +136,16 @@ export interface PinMcpServerOptions {
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
+/** A listed tool's name, or undefined when it has none or reading it throws. */
+function nameOf(tool: unknown): string | undefined {
+  try {
+    const name = (tool as { name?: unknown } | null)?.name;
+    return typeof name === "string" ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * An `MCPServer` that exposes only the tools its pins admit. `listTools()` drops every tool
  * that is unpinned, drifted, unreadable or listed twice; `callTool()` refuses, with a
@@ -148,6 +158,8 @@ export class PinnedMcpServer implements MCPServer {
   readonly #guard: ToolGuard | undefined;
   readonly #capabilities: Map<string, string>;
   #admitted: Map<string, MCPTool> | undefined;
+  /** Every name in the latest listing, admitted or not. */
+  #listed = new Set<string>();
   /** Present when the wrapped server has it; admits the tool first, like {@link callTool}. */
   readonly callToolResult?: MCPServer["callToolResult"];
 
@@ -223,24 +235,26 @@ export class PinnedMcpServer implements MCPServer {
 
   /** The tools the pins admit, in listing order. */
   async listTools(): Promise<MCPTool[]> {
+    // Until this listing is judged, nothing is admitted: a failed listing refuses every call.
+    this.#admitted = new Map();
+    this.#listed = new Set();
     const listed = await this.#inner.listTools();
     if (!Array.isArray(listed)) {
-      this.#admitted = new Map();
       throw new ToolGuardError(
         "TOOL_DEFINITION_MISSING",
         undefined,
         `MCP server ${JSON.stringify(this.name)} returned a tool listing that is not an array`,
       );
     }
+    const named = listed.map((tool) => ({ tool, name: nameOf(tool) }));
     const counts = new Map<string, number>();
-    for (const tool of listed) {
-      const name = (tool as { name?: unknown } | null)?.name;
-      if (typeof name === "string") counts.set(name, (counts.get(name) ?? 0) + 1);
+    for (const { name } of named) {
+      if (name !== undefined) counts.set(name, (counts.get(name) ?? 0) + 1);
     }
+    this.#listed = new Set(counts.keys());
     const admitted = new Map<string, MCPTool>();
-    for (const tool of listed) {
-      const name = (tool as { name?: unknown } | null)?.name;
-      if (typeof name !== "string" || counts.get(name) !== 1) continue;
+    for (const { tool, name } of named) {
+      if (name === undefined || counts.get(name) !== 1) continue;
       const pin = this.#pins.get(name);
       if (pin === undefined) continue;
       let digest: string;
@@ -269,8 +283,11 @@ export class PinnedMcpServer implements MCPServer {
     if (this.#admitted === undefined) await this.listTools();
     const tool = this.#admitted?.get(toolName);
     if (tool === undefined) {
+      // Pinned and listed but not admitted: drifted, duplicated or unreadable. Otherwise the
+      // tool has no pin, or the latest listing did not include it (or failed).
+      const drifted = this.#pins.has(toolName) && this.#listed.has(toolName);
       throw new ToolGuardError(
-        this.#pins.has(toolName) ? "TOOL_DRIFT" : "TOOL_DEFINITION_MISSING",
+        drifted ? "TOOL_DRIFT" : "TOOL_DEFINITION_MISSING",
         typeof toolName === "string" ? toolName : undefined,
         `tool ${JSON.stringify(toolName)} is not admitted by the pins of MCP server ${JSON.stringify(this.name)}`,
       );

@@ -187,6 +187,12 @@ describe("pinMcpServer against a hostile listing (low-level MCP SDK server over 
         code: "TOOL_DEFINITION_MISSING",
       });
       expect(JSON.stringify(await pinned.callTool("get_alerts", {}))).toContain("ran get_alerts");
+      // A listing that fails admits nothing, not the previous listing's tools.
+      await inner.close();
+      await expect(pinned.listTools()).rejects.toThrow();
+      await expect(pinned.callTool("get_alerts", {})).rejects.toMatchObject({
+        code: "TOOL_DEFINITION_MISSING",
+      });
     } finally {
       await inner.close();
     }
