@@ -7,8 +7,8 @@
 export { detectInjection, MAX_FINDINGS_PER_TEXT, MAX_TEXT_LENGTH } from "./detect.js";
 export {
   detectInjectionInTool,
-  MAX_SCHEMA_DEPTH,
-  MAX_SCHEMA_NODES,
-  MAX_TOOL_TEXT,
+  MAX_TEXT_WALK_DEPTH,
+  MAX_TEXT_WALK_NODES,
+  MAX_TOOL_TEXT_LENGTH,
 } from "./tool.js";
 export type { InjectionFinding, InjectionSignal, TextSite } from "./types.js";

@@ -9,12 +9,37 @@ import { detectInjection, ONE_WORD_SIGNAL, PLAIN_WORD } from "./detect.js";
 import { printableExcerpt } from "./excerpt.js";
 import type { InjectionFinding, TextSite } from "./types.js";
 
-/** Deepest schema level walked. */
-export const MAX_SCHEMA_DEPTH = 256;
-/** Most schema nodes (objects, arrays and values) walked per tool. */
-export const MAX_SCHEMA_NODES = 100_000;
-/** Most characters scanned per tool across all its texts. */
-export const MAX_TOOL_TEXT = 8 * 1024 * 1024;
+/**
+ * Deepest schema level `detectInjectionInTool` walks; deeper texts give an
+ * `unscannable-schema` finding.
+ *
+ * @example
+ * ```ts
+ * import { MAX_TEXT_WALK_DEPTH } from "agent-airlock/scan";
+ * console.log(MAX_TEXT_WALK_DEPTH); // 256
+ * ```
+ */
+export const MAX_TEXT_WALK_DEPTH = 256;
+/**
+ * Most schema values `detectInjectionInTool` visits per tool; past it, `unscannable-schema`.
+ *
+ * @example
+ * ```ts
+ * import { MAX_TEXT_WALK_NODES } from "agent-airlock/scan";
+ * console.log(MAX_TEXT_WALK_NODES); // 100000
+ * ```
+ */
+export const MAX_TEXT_WALK_NODES = 100_000;
+/**
+ * Most characters scanned per tool across all its texts; past it, `unscannable-schema`.
+ *
+ * @example
+ * ```ts
+ * import { MAX_TOOL_TEXT_LENGTH } from "agent-airlock/scan";
+ * console.log(MAX_TOOL_TEXT_LENGTH); // 8388608
+ * ```
+ */
+export const MAX_TOOL_TEXT_LENGTH = 8 * 1024 * 1024;
 
 /** Property names that read as a request for the model's context or secrets. */
 const CONTEXT_TOKEN =
@@ -131,7 +156,7 @@ function read(holder: object, key: string): unknown {
 
 class ToolWalk {
   private readonly findings: InjectionFinding[] = [];
-  private budget = MAX_TOOL_TEXT;
+  private budget = MAX_TOOL_TEXT_LENGTH;
   private truncated: { pointer: string; why: string } | undefined;
   private toolName: string | undefined;
 
@@ -185,7 +210,7 @@ class ToolWalk {
     if (this.budget <= 0) {
       this.note(
         pointer,
-        `the tool's texts exceed ${MAX_TOOL_TEXT} characters in all; the rest was not scanned`,
+        `the tool's texts exceed ${MAX_TOOL_TEXT_LENGTH} characters in all; the rest was not scanned`,
       );
       return;
     }
@@ -212,10 +237,10 @@ class ToolWalk {
       if (value === null || typeof value !== "object") continue;
       if (seen.has(value)) continue;
       seen.add(value);
-      if (depth >= MAX_SCHEMA_DEPTH) {
+      if (depth >= MAX_TEXT_WALK_DEPTH) {
         this.note(
           pointerOf(frame),
-          `the schema nests deeper than ${MAX_SCHEMA_DEPTH} levels; deeper texts were not scanned`,
+          `the schema nests deeper than ${MAX_TEXT_WALK_DEPTH} levels; deeper texts were not scanned`,
         );
         continue;
       }
@@ -223,7 +248,7 @@ class ToolWalk {
       let keys: string[];
       try {
         keys = isArray
-          ? Array.from({ length: Math.min(value.length, MAX_SCHEMA_NODES + 1) }, (_, i) =>
+          ? Array.from({ length: Math.min(value.length, MAX_TEXT_WALK_NODES + 1) }, (_, i) =>
               String(i),
             )
           : Object.keys(value);
@@ -232,10 +257,10 @@ class ToolWalk {
         continue;
       }
       nodes += keys.length;
-      if (nodes > MAX_SCHEMA_NODES) {
+      if (nodes > MAX_TEXT_WALK_NODES) {
         this.note(
           pointerOf(frame),
-          `the schemas hold more than ${MAX_SCHEMA_NODES} nodes; the rest was not scanned`,
+          `the schemas hold more than ${MAX_TEXT_WALK_NODES} nodes; the rest was not scanned`,
         );
         return;
       }

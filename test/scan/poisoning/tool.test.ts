@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   detectInjectionInTool,
-  MAX_SCHEMA_DEPTH,
-  MAX_SCHEMA_NODES,
+  MAX_TEXT_WALK_DEPTH,
+  MAX_TEXT_WALK_NODES,
 } from "../../../src/scan/poisoning/index.js";
 import { HELD_OUT_BENIGN } from "./held-out-benign.js";
 
@@ -161,7 +161,7 @@ describe("hostile tools are bounded and fail closed", () => {
     });
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ signal: "unscannable-schema" });
-    expect(findings[0]?.why).toContain(String(MAX_SCHEMA_DEPTH));
+    expect(findings[0]?.why).toContain(String(MAX_TEXT_WALK_DEPTH));
   });
 
   it("still finds poison above the depth limit", () => {
@@ -182,7 +182,7 @@ describe("hostile tools are bounded and fail closed", () => {
   });
 
   it("reports a schema with too many nodes", () => {
-    const wide = { enum: Array.from({ length: MAX_SCHEMA_NODES + 10 }, (_, i) => i) };
+    const wide = { enum: Array.from({ length: MAX_TEXT_WALK_NODES + 10 }, (_, i) => i) };
     const findings = detectInjectionInTool({ name: "wide", inputSchema: wide });
     expect(findings.map((f) => f.signal)).toEqual(["unscannable-schema"]);
   });
