@@ -53,8 +53,14 @@ function readCapabilities(table: unknown): Map<string, string> {
   if (table === null || typeof table !== "object" || Array.isArray(table)) {
     throw misconfigured("capabilities must be an object { toolName: capability }");
   }
+  let entries: [string, unknown][];
+  try {
+    entries = Object.entries(table);
+  } catch {
+    throw misconfigured("capabilities could not be read");
+  }
   const out = new Map<string, string>();
-  for (const [name, capability] of Object.entries(table)) {
+  for (const [name, capability] of entries) {
     if (!TOOL_NAME.test(name))
       throw misconfigured(`invalid tool name ${JSON.stringify(name)} in capabilities`);
     try {
