@@ -673,3 +673,38 @@ describe("decodeLink", () => {
     }
   });
 });
+
+describe("verifyDelegation: attenuation property", () => {
+  it("a two-link chain is VALID exactly when every child grant is covered by a parent grant", async () => {
+    const fc = (await import("fast-check")).default;
+    const { covers } = await import("../../src/guard/capability.js");
+    const root = generateDelegationKey();
+    const middle = generateDelegationKey();
+    const agent = generateDelegationKey();
+    const segment = fc.constantFrom("weather", "alerts", "list", "maps");
+    const grant = fc.oneof(
+      fc.array(segment, { minLength: 1, maxLength: 3 }).map((s) => s.join(":")),
+      fc.array(segment, { minLength: 0, maxLength: 2 }).map((s) => [...s, "*"].join(":")),
+    );
+    const grantSet = fc.uniqueArray(grant, { minLength: 1, maxLength: 3 });
+    await fc.assert(
+      fc.asyncProperty(grantSet, grantSet, async (parentCaps, childCaps) => {
+        const one = await signRaw(root, claimsFor(root, middle.did, { cap: parentCaps }));
+        const two = await signRaw(
+          middle,
+          claimsFor(middle, agent.did, { cap: childCaps, prf: linkDigest(one) }),
+        );
+        const r = await verifyDelegation([one, two], {
+          trustedRoots: [root.did],
+          agent: agent.did,
+          now: NOW,
+        });
+        const narrows = childCaps.every((c) => parentCaps.some((p) => covers(p, c)));
+        expect(r.status).toBe(narrows ? "VALID" : "INVALID");
+        if (!narrows) expect(r.code).toBe("DELEGATION_ESCALATION");
+        else expect(r.effectiveCapabilities).toEqual(childCaps);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
