@@ -72,6 +72,9 @@ interface HeldCall {
   id: unknown;
 }
 
+/** How long a proxy whose server could not start keeps answering the client with the reason. */
+const START_FAILURE_GRACE_MS = 1_000;
+
 /** Paged listings remembered at once (for duplicates across pages). */
 const MAX_OPEN_WALKS = 64;
 
@@ -165,12 +168,23 @@ class PinProxy {
           });
         },
         (error: ProxyError) => {
+          // The server never started: answer what the client asks meanwhile (its
+          // `initialize`, usually) with the reason, then stop.
           this.client.start({
-            message: (received) => this.fromClient(received),
+            message: ({ message }) => {
+              if (messageKind(message) !== "request") return;
+              this.toClient(
+                errorResponse(
+                  (message as JsonRpcMessage).id,
+                  RPC_INTERNAL_ERROR,
+                  `airlock proxy: ${error.message}`,
+                ),
+              );
+            },
             fault: () => {},
-            end: () => {},
+            end: () => void this.stop("upstream_closed", error),
           });
-          void this.stop("upstream_closed", error);
+          setTimeout(() => void this.stop("upstream_closed", error), START_FAILURE_GRACE_MS);
         },
       );
     return done;

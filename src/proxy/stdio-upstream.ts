@@ -61,7 +61,8 @@ class StdioUpstream implements Upstream {
       };
       this.exited = new Promise((done) => child.once("close", () => done()));
       child.once("close", (code, signal) => {
-        if (this.closing) return;
+        // A command that never started is reported by the "error" handler below.
+        if (this.closing || !child.pid) return;
         report(
           new ProxyError(
             "PROXY_UPSTREAM_EXITED",

@@ -188,6 +188,29 @@ describe("airlock proxy robustness", () => {
     expect(await proxy.exited).toBe(1);
   });
 
+  it("tells the client why when the real server cannot be started, and exits 1", async () => {
+    const child = spawn(
+      process.execPath,
+      cliArgs("proxy", "--pins", pins, "--", "/nonexistent/mcp-server"),
+      {
+        cwd: root,
+        stdio: "pipe",
+      },
+    );
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } })}\n`,
+    );
+    expect(await exited).toBe(1);
+    const first = JSON.parse(out.split("\n")[0]!);
+    expect(first).toMatchObject({ id: 1, error: { code: -32603 } });
+    expect(first.error.message).toMatch(/could not start \/nonexistent\/mcp-server: .*ENOENT/);
+  });
+
   it("stops the real server when the client disconnects mid-call", async () => {
     const proxy = rawProxy();
     await proxy.initialize();
