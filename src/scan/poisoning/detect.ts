@@ -108,7 +108,29 @@ export function signalsOf(text: string, site: TextSite, depth: number, gate: boo
 export function detectInjection(text: string, site: TextSite): InjectionFinding[] {
   if (typeof text !== "string" || text.length === 0) return [];
   if (PLAIN_WORD.test(text) && !ONE_WORD_SIGNAL.test(text)) return [];
-  return detectAll(text, site);
+  return detectAll(text, readSite(site));
+}
+
+const SITE_KINDS = new Set<TextSite["kind"]>([
+  "description",
+  "schema-description",
+  "schema-title",
+  "schema-default",
+  "schema-enum",
+  "schema-other",
+  "instructions",
+]);
+
+/** A site from an untyped caller, made safe to read: unknown kinds read as `description`. */
+function readSite(site: TextSite): TextSite {
+  const raw = (typeof site === "object" && site !== null ? site : {}) as Partial<TextSite>;
+  const kind = SITE_KINDS.has(raw.kind as TextSite["kind"])
+    ? (raw.kind as TextSite["kind"])
+    : "description";
+  const pointer = typeof raw.pointer === "string" ? raw.pointer : "";
+  return typeof raw.toolName === "string"
+    ? { kind, pointer, toolName: raw.toolName }
+    : { kind, pointer };
 }
 
 /** {@link detectInjection} without the plain-token shortcut (tests compare the two). */
