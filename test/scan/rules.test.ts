@@ -281,7 +281,7 @@ describe("SCAN012: duplicate and look-alike names", () => {
     const findings = report.results.map((r) => r.findings);
     expect(findings.map((f) => codesOf(f))).toEqual([
       ["SCAN012"],
-      ["SCAN012"],
+      ["SCAN012", "SCAN012"], // the look-alike, and its own mixed scripts
       ["SCAN012"],
       ["SCAN012"],
       ["SCAN012"],
@@ -290,7 +290,8 @@ describe("SCAN012: duplicate and look-alike names", () => {
     ]);
     expect(findings[1]?.[0]?.message).toContain("U+0456");
     expect(findings[2]?.[0]?.message).toContain("differs only in case");
-    expect(findings.every((f) => f.every((x) => x.grade === "fail"))).toBe(true);
+    const collisions = findings.flat().filter((x) => !x.message.includes("mixes"));
+    expect(collisions.every((x) => x.grade === "fail")).toBe(true);
   });
   it("the same definition listed twice for the same server only warns", () => {
     const t = { name: "get_x", inputSchema: closed() };
@@ -356,5 +357,28 @@ describe("rule catalog", () => {
       get_b: ["SCAN004"],
       delete_c: ["SCAN003"],
     });
+  });
+});
+
+describe("SCAN012: a name that camouflages itself", () => {
+  it("fails invisible characters, warns mixed scripts, passes plain and single-script names", () => {
+    const report = scanTools(
+      [
+        { name: "read\u200dfile", inputSchema: closed() },
+        { name: "get_\u202eelif", inputSchema: closed() },
+        { name: "sеnd_mail", inputSchema: closed() },
+        { name: "получить_данные", inputSchema: closed() },
+        { name: "get_data", inputSchema: closed() },
+      ],
+      PERMISSIVE_POLICY,
+    );
+    expect(report.results.map((r) => r.findings.map((f) => [f.code, f.grade]))).toEqual([
+      [["SCAN012", "fail"]],
+      [["SCAN012", "fail"]],
+      [["SCAN012", "warn"]],
+      [],
+      [],
+    ]);
+    expect(report.results[0]?.findings[0]?.message).toContain("U+200D");
   });
 });

@@ -3,7 +3,8 @@ import type { Finding, LoadedTool } from "../types.js";
 
 /**
  * SCAN012 over a whole input: exact duplicates, case-only differences and look-alikes
- * (same confusable skeleton). Returns findings by tool index. A tool listed twice with the
+ * (same confusable skeleton), plus names that camouflage themselves (invisible
+ * characters fail, mixed scripts warn). Returns findings by tool index. A tool listed twice with the
  * very same definition under the same server (the same config read twice) is a warning;
  * any other collision fails, on every tool involved.
  */
@@ -49,7 +50,43 @@ export function nameFindings(
       }
     }
   }
+  tools.forEach((t, i) => {
+    const own = singleNameFinding(t.definition.name);
+    if (own !== null) out.set(i, [...(out.get(i) ?? []), own]);
+  });
   return out;
+}
+
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cc}\p{Cf}]/u;
+const LATIN = /\p{Script=Latin}/u;
+const LOOKALIKE_SCRIPTS =
+  /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Cherokee}]/u;
+
+/**
+ * A name can camouflage itself without a twin in the input: invisible characters (a
+ * zero-width joiner or a bidi override makes two different names render the same) fail;
+ * Latin mixed with Cyrillic, Greek, Armenian or Cherokee letters warns.
+ */
+function singleNameFinding(name: string): Finding | null {
+  if (/^[\u0020-\u007e]*$/.test(name)) return null;
+  const hidden = INVISIBLE.exec(name);
+  if (hidden) {
+    return {
+      code: "SCAN012",
+      grade: "fail",
+      pointer: "/name",
+      message: `name contains the invisible character U+${hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}: it renders like a different name`,
+    };
+  }
+  if (LATIN.test(name) && LOOKALIKE_SCRIPTS.test(name)) {
+    return {
+      code: "SCAN012",
+      grade: "warn",
+      pointer: "/name",
+      message: "name mixes Latin letters with look-alike letters of another script",
+    };
+  }
+  return null;
 }
 
 function describeDifference(a: string, b: string): string {
