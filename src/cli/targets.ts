@@ -1,4 +1,4 @@
-import { readClientConfig } from "../config/client-config.js";
+import { defaultSection, readClientConfig } from "../config/client-config.js";
 import { wrappedCommand } from "../config/wrap.js";
 import { DEFAULT_SERVER, type PinFile } from "../pins/pin-file.js";
 import type { ToolSource } from "./connect.js";
@@ -63,7 +63,7 @@ export function resolveTargets(
     const targets: Target[] = [];
     for (const server of config.servers) {
       const wrapped = wrappedCommand(server.entry);
-      const section = wrapped?.section ?? server.name;
+      const section = wrapped?.section ?? defaultSection(server);
       if (
         options.server !== undefined &&
         section !== options.server &&

@@ -190,6 +190,23 @@ export function parseClientConfig(text: string, path: string, kind?: ClientKind)
   return { path, kind: kind ?? clientKindOf(path), document, hadComments, servers };
 }
 
+/**
+ * The pin-file section a configured server uses by default: its name, or for a
+ * project-scoped server of `~/.claude.json` `<project dir>#<name>` (two projects may
+ * each have a server of the same name).
+ *
+ * @example
+ * ```ts
+ * import { defaultSection } from "./client-config.js";
+ * console.log(defaultSection({ name: "db", mapPath: ["projects", "/work/app", "mcpServers"] })); // "/work/app#db"
+ * ```
+ */
+export function defaultSection(server: { name: string; mapPath: string[] }): string {
+  return server.mapPath[0] === "projects" && server.mapPath[1] !== undefined
+    ? `${server.mapPath[1]}#${server.name}`
+    : server.name;
+}
+
 /** The key paths of every server map in a config document. */
 export function serverMapPaths(document: Record<string, unknown>): string[][] {
   const paths: string[][] = [];

@@ -1,5 +1,5 @@
 import { copyFileSync, existsSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { type ClientConfig, isRecord } from "./client-config.js";
+import { type ClientConfig, defaultSection, isRecord } from "./client-config.js";
 
 /** How the rewritten config launches airlock. */
 export interface AirlockLaunch {
@@ -16,7 +16,7 @@ export interface WrapOptions {
   pinsPath: string;
   /** Audit log file for every wrapped server (optional). */
   auditLogPath?: string;
-  /** Pin-file section of a server (default: its name in the config). */
+  /** Pin-file section of a server (default: {@link defaultSection}). */
   sectionOf?: (serverName: string, mapPath: string[]) => string;
 }
 
@@ -82,7 +82,7 @@ export function wrapConfig(config: ClientConfig, options: WrapOptions): WrapResu
       });
       continue;
     }
-    const section = options.sectionOf?.(server.name, server.mapPath) ?? server.name;
+    const section = options.sectionOf?.(server.name, server.mapPath) ?? defaultSection(server);
     const proxyArgs = ["proxy", "--pins", options.pinsPath, "--server", section];
     if (options.auditLogPath) proxyArgs.push("--audit-log", options.auditLogPath);
     const wrapped: Record<string, unknown> = { ...entry };

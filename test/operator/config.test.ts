@@ -79,6 +79,9 @@ describe("client configs", () => {
       ["user", "mcpServers"],
       ["local", "projects./work/app.mcpServers"],
     ]);
+    // Project-scoped servers get their own pin-file section when wrapped.
+    const wrappedCode = wrapConfig(code, { airlock, pinsPath: "/p.json" });
+    expect(wrappedCode.changes.map((c) => c.section)).toEqual(["user", "/work/app#local"]);
 
     const vscode = parseClientConfig(
       `{
