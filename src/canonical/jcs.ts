@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
 import { type CanonicalLimits, type Dialect, serialize } from "./serialize.js";
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// String.prototype.isWellFormed (ES2024, in Node 20): false exactly when a lone surrogate is present.
+const isWellFormed = (value: string): boolean =>
+  (value as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 function jcsString(value: string): string | undefined {
-  if (LONE_SURROGATE.test(value)) return undefined;
+  if (!isWellFormed(value)) return undefined;
   // ECMAScript JSON.stringify string escaping is exactly RFC 8785's (section 3.2.2.2).
   return JSON.stringify(value);
 }
