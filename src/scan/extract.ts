@@ -200,7 +200,19 @@ function readFrame(frame: Json, source: string, pointer: string, out: Extracted)
 function isPinFile(value: Json): boolean {
   const servers = own(value, "servers");
   if (typeof own(value, "version") !== "number" || !isObject(servers)) return false;
-  return Object.values(servers).some((s) => isObject(s) && isObject(own(s, "tools")));
+  const entries = Object.values(servers);
+  // A pin file's server entries hold only a tools map; a client config's name a command or URL.
+  return (
+    entries.length > 0 &&
+    entries.every(
+      (s) =>
+        isObject(s) &&
+        isObject(own(s, "tools")) &&
+        !Object.hasOwn(s, "command") &&
+        !Object.hasOwn(s, "url") &&
+        !Object.hasOwn(s, "type"),
+    )
+  );
 }
 
 function readPinFile(value: Json, source: string, out: Extracted) {

@@ -263,3 +263,26 @@ describe("loadToolDefs", () => {
     expect(() => scanTools({ ...found, sources: [] })).not.toThrow();
   });
 });
+
+describe("pin file versus client config", () => {
+  it("a VS Code config with a version and wrapped inline tools is a config, not a pin file", () => {
+    const found = extractToolDefs(
+      {
+        version: 1,
+        servers: { api: { type: "stdio", command: "x", tools: { tools: [tool("ping")] } } },
+      },
+      "mcp.json",
+    );
+    expect(found.form).toBe("vscode-servers-config");
+    expect(found.tools[0]?.definition.name).toBe("ping");
+  });
+
+  it("an empty pin file reads as a pin file with no tools", () => {
+    const found = extractToolDefs(
+      { version: 1, servers: { s: { tools: {} } } },
+      "airlock.pins.json",
+    );
+    expect(found.form).toBe("pin-file");
+    expect(found.tools).toEqual([]);
+  });
+});
