@@ -10,7 +10,7 @@ export const CONCEALMENT_RULES: readonly PhraseRule[] = [
   {
     signal: "concealment",
     pattern:
-      /\b(?:do not|don't|dont|never|must not|mustn't|should not|shouldn't|without|avoid|no need to|refrain from|not to)\s(?:ever\s)?(?:inform|tell|telling|informing|notify|notifying|alert|alerting|mention|mentioning|reveal|revealing|disclose|disclosing|let|acknowledge|explain|bring up)\b[^.\n]{0,60}?\b(?:the user|users|the human|the operator|anyone|them|this change|this step|the change|these changes|these instructions|this instruction|this tool|this note|this redirect|this modification|this behaviou?r|this message|the redirect|the modification|the location change|the substitution)\b/gi,
+      /\b(?:do not|don't|dont|never|must not|mustn't|should not|shouldn't|without|avoid|no need to|refrain from|not to)\s(?:ever\s)?(?:inform|tell|telling|informing|notify|notifying|alert|alerting|mention|mentioning|reveal|revealing|disclose|disclosing|let|acknowledge|explain|bring up)\b[^.\n]{0,60}?\b(?:the user|users|the human|the operator|anyone|them|this change|this step|the change|these changes|these instructions|this instruction|this tool|this note|this redirect|this modification|this behaviou?r|this message|the redirect|the modification|the location change|the substitution|that)\b/gi,
     why: "tells the model to keep an action or change from the user",
   },
   {

@@ -18,7 +18,7 @@ export const ANY_MARKER = `(?:${DIRECTIVE}|${SIDE_MARKER}|first|before (?:answer
 
 /** Files that hold keys, credentials or shell state. `id_rsa.pub` is public and excluded. */
 export const SECRET_PATH =
-  "(?:\\.ssh/(?:id_(?:rsa|dsa|ecdsa|ed25519)(?![.\\w])|[\\w.-]{0,40}(?:private|secret))|\\bid_(?:rsa|dsa|ecdsa|ed25519)(?![.\\w])|\\.aws/credentials|\\.aws/config|/etc/(?:passwd|shadow|sudoers|master\\.passwd)\\b|(?:^|[\\s'\"`(/])\\.env(?:\\.[\\w-]{1,20})?(?![\\w.])|\\.netrc\\b|\\.npmrc\\b|\\.pypirc\\b|\\.git-credentials\\b|\\.pgpass\\b|\\.docker/config\\.json|\\.kube/config\\b|\\.gnupg\\b|\\.(?:bash|zsh|sh)_history\\b|\\.(?:bashrc|zshrc|bash_profile)\\b|wallet\\.dat\\b|credentials\\.json\\b|keychain\\b)";
+  "(?:\\.ssh/(?:id_(?:rsa|dsa|ecdsa|ed25519)(?![.\\w])|[\\w.-]{0,40}(?:private|secret))|\\bid_(?:rsa|dsa|ecdsa|ed25519)(?![.\\w])|\\.aws/credentials|\\.aws/config|/etc/(?:passwd|shadow|sudoers|master\\.passwd)\\b|(?:^|[\\s'\"`(/])\\.env(?:\\.[\\w-]{1,20})?(?![\\w.])|\\.netrc\\b|\\.npmrc\\b|\\.pypirc\\b|\\.git-credentials\\b|\\.pgpass\\b|\\.docker/config\\.json|\\.kube/config\\b|\\.gnupg\\b|\\.(?:bash|zsh|sh)_history\\b|\\.(?:bashrc|zshrc|bash_profile)\\b|wallet\\.dat\\b|credentials\\.json\\b|keychain\\b|\\bmcp\\.json\\b|claude_desktop_config\\.json|\\.cursor/|\\.config/gcloud|\\.azure/|\\.terraform\\.d/credentials|\\.config/gh/hosts)";
 
 /** Nouns for secrets in general ("private keys", "AWS credential files", "session cookies"). */
 export const SECRET_NOUN =

@@ -101,6 +101,12 @@ export const EXFILTRATION_RULES: readonly PhraseRule[] = [
   },
   {
     signal: "exfiltration",
+    pattern:
+      /!\[[^\]\n]{0,100}\]\((?:https?:)?\/\/[^\s)]{0,300}?(?:\{|%7b|<)|\bhttps?:\/\/[^\s)'"`]{0,300}?[?&#][\w.-]{1,30}=(?:\{|%7b|<|\$)\{?[\w.-]{0,30}?(?:conversation|chat|history|prompt|messages|secret|token|api_?key|password|credential|context|memory|summary|transcript|ssh|env)/gi,
+    why: "renders an image or link whose URL is templated to carry conversation data or secrets out",
+  },
+  {
+    signal: "exfiltration",
     pattern: /\bexfiltrat(?:e|es|ed|ing)\b/gi,
     why: "asks for data to be exfiltrated",
     accept: notNegated,
@@ -108,7 +114,7 @@ export const EXFILTRATION_RULES: readonly PhraseRule[] = [
 ];
 
 const FILL =
-  "(?:include|includes|including|pass|put|provide|fill|insert|attach|paste|send|add|copy|place|populate|enter|supply|dump|append|embed|contain|contains|set (?:this|it) to)";
+  "(?:include|includes|including|pass|put|provide|fill|insert|attach|paste|send|add|copy|place|populate|enter|supply|dump|append|embed|contain|contains|containing|set to|set (?:this|it) to|equal to)";
 const CONTEXT_ITEM =
   "(?:system prompt|system message|your (?:instructions|prompt|rules|guidelines|system message|context|memory)|(?:full|entire|complete|whole|verbatim|prior|previous|past|earlier|raw) (?:conversation|chat|messages?|history|transcript|dialog(?:ue)?|context|prompt)|conversation history|chat history|message history|context window|previous messages|other tools?'? (?:descriptions|outputs|results)|tool descriptions|all (?:available )?tools)";
 

@@ -279,6 +279,13 @@ const WORDS: Record<keyof typeof FAMILY, string[]> = {
 const SYMBOLS: Partial<Record<keyof typeof FAMILY, string[]>> = {
   override: ["<", "["],
   exfiltration: [
+    "mcp.json",
+    "claude_desktop_config",
+    ".cursor/",
+    ".config/",
+    ".azure/",
+    ".terraform.d",
+    "![",
     ".ssh",
     "id_",
     ".aws",
