@@ -93,6 +93,11 @@ export async function run(): Promise<string> {
           formatNs(detector.median / n),
           formatRatio(detector.median / parse.median),
         ],
+        [
+          "of which: the framework (scanTools − detector)",
+          formatNs(Math.max(0, scanPermissive.median - detector.median) / n),
+          formatRatio(Math.max(0, scanPermissive.median - detector.median) / parse.median),
+        ],
       ],
     ),
   );

@@ -203,6 +203,10 @@ export function inferCapabilities(
   };
 }
 
+const VERBS: ReadonlySet<string> = new Set(
+  [READ_VERBS, WRITE_VERBS, DELETE_VERBS, RUN_VERBS].flatMap((s) => [...s]),
+);
+
 /** Every word any list knows: a token outside it cannot change the outcome. */
 const KNOWN_WORDS: ReadonlySet<string> = new Set(
   [
@@ -237,7 +241,7 @@ function nameEvidence(tokens: string[], args: string[]): NameEvidence {
   };
   let run: string | null = null;
   const first = tokens[0] ?? "";
-  const firstIsVerb = [READ_VERBS, WRITE_VERBS, DELETE_VERBS, RUN_VERBS].some((v) => v.has(first));
+  const firstIsVerb = VERBS.has(first);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const next = tokens[i + 1];
