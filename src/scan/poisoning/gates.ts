@@ -7,6 +7,8 @@
  * on generated hostile text.
  */
 
+import { normalizeText } from "./normalize.js";
+
 /** Bits of the phrase families. */
 export const FAMILY = {
   override: 1,
@@ -275,9 +277,24 @@ const WORDS: Record<keyof typeof FAMILY, string[]> = {
   ],
 };
 
+/** Non-Latin override triggers, folded like the text they are matched against. */
+const FOLDED_FOREIGN_TRIGGERS = ["игнор", "забуд", "忽略", "无视", "忽视", "無視", "무시"].map(
+  (word) => normalizeText(word).text,
+);
+
 /** Triggers anywhere (paths, URLs, markup, destinations that may sit inside a word). */
 const SYMBOLS: Partial<Record<keyof typeof FAMILY, string[]>> = {
-  override: ["<", "["],
+  override: [
+    "olvid",
+    "oubli",
+    "vergiss",
+    "esque",
+    "dimentic",
+    "ignor",
+    ...FOLDED_FOREIGN_TRIGGERS,
+    "<",
+    "[",
+  ],
   exfiltration: [
     "mcp.json",
     "claude_desktop_config",

@@ -39,7 +39,11 @@ function isAlreadyNormal(text: string): boolean {
   return true;
 }
 
-/** Look-alike letters folded to Latin so `іgnоre` (Cyrillic і, о) still reads `ignore`. */
+/**
+ * Look-alike letters folded to Latin so `іgnоre` (Cyrillic і, о) still reads `ignore`.
+ * Keyed by lower case; an upper-case letter folds through its lower case and stays upper
+ * case, so both cases of a letter fold the same way (or neither does).
+ */
 const CONFUSABLES: Readonly<Record<string, string>> = {
   а: "a",
   е: "e",
@@ -64,35 +68,14 @@ const CONFUSABLES: Readonly<Record<string, string>> = {
   ρ: "p",
   υ: "u",
   χ: "x",
-  А: "A",
-  В: "B",
-  Е: "E",
-  К: "K",
-  М: "M",
-  Н: "H",
-  О: "O",
-  Р: "P",
-  С: "C",
-  Т: "T",
-  Х: "X",
-  І: "I",
-  Ј: "J",
-  Ѕ: "S",
-  Α: "A",
-  Β: "B",
-  Ε: "E",
-  Ζ: "Z",
-  Η: "H",
-  Ι: "I",
-  Κ: "K",
-  Μ: "M",
-  Ν: "N",
-  Ο: "O",
-  Ρ: "P",
-  Τ: "T",
-  Υ: "Y",
-  Χ: "X",
 };
+
+function foldConfusable(ch: string): string {
+  const lower = ch.toLowerCase();
+  const latin = CONFUSABLES[lower];
+  if (latin === undefined) return ch;
+  return lower === ch ? latin : latin.toUpperCase();
+}
 
 /**
  * True for characters that render as nothing: zero-width characters, bidirectional
@@ -253,7 +236,7 @@ export function normalizeText(original: string): NormalizedText {
     const folded = String.fromCodePoint(cp).normalize("NFKC");
     for (const ch of folded) {
       if (COMBINING_MARK.test(ch)) continue;
-      const mapped = CONFUSABLES[ch] ?? ch;
+      const mapped = foldConfusable(ch);
       for (let k = 0; k < mapped.length; k++) out.push(mapped.charCodeAt(k), i, i + width);
     }
     i += width;

@@ -3,6 +3,7 @@
  * role hijacks, chat-template markup, and all-caps "SYSTEM UPDATE:" banners that issue
  * orders.
  */
+import { normalizeText } from "./normalize.js";
 import { type PhraseRule, runRules } from "./rules.js";
 import type { RawHit } from "./types.js";
 
@@ -10,6 +11,26 @@ const QUALIFIER =
   "(?:previous|prior|preceding|above|earlier|former|original|initial|existing|system|safety|developer|old|other|given|current|default)";
 const INSTRUCTION_NOUN =
   "(?:instructions?|prompts?|rules|guidelines|directions|directives|guardrails|policies|constraints|context|messages|commands|orders|programming|restrictions)";
+
+/**
+ * "Ignore the previous instructions" in Spanish, French, German, Portuguese, Italian,
+ * Russian, Chinese, Japanese and Korean. Written as the reader writes them, then put
+ * through the same folding as the text (Cyrillic look-alikes become Latin), so both sides
+ * agree. Non-Latin scripts have no `\b` (it is ASCII-only without the `u` flag).
+ */
+const FOREIGN_OVERRIDE = normalizeText(
+  [
+    "\\b(?:ignora|olvida) (?:todas )?las instrucciones (?:anteriores|previas)",
+    "\\b(?:ignore[zr]?|oublie[zr]?) (?:toutes )?les instructions (?:précédentes|antérieures)",
+    "\\b(?:ignoriere|vergiss) (?:alle )?(?:vorherigen|bisherigen|obigen) (?:anweisungen|instruktionen)",
+    "\\b(?:ignore|esqueça) (?:todas )?as instruções (?:anteriores|prévias)",
+    "\\b(?:ignora|dimentica) (?:tutte )?le istruzioni (?:precedenti|precedentemente)",
+    "(?:игнорируй|игнорируйте|забудь|забудьте) (?:все )?(?:предыдущие|прежние) (?:инструкции|указания)",
+    "(?:忽略|无视|忽视)(?:之前|以上|先前|前面)的?(?:所有)?(?:指令|指示|说明|提示)",
+    "(?:以前|前|上記)の(?:指示|命令)を無視",
+    "이전 (?:지시|명령)(?:을|를)? ?무시",
+  ].join("|"),
+).text;
 
 /** Phrase rules of the override family (exported for the linear-time lint test). */
 export const OVERRIDE_RULES: readonly PhraseRule[] = [
@@ -26,6 +47,11 @@ export const OVERRIDE_RULES: readonly PhraseRule[] = [
     pattern:
       /\b(?:ignore|disregard|forget|override|bypass)\s(?:all\s|any\s|the\s|your\s)?(?:system\sprompt|system\smessage|instructions|safety\s(?:rules|guidelines|filters|restrictions|policies)|guardrails|content\spolicy)\b/gi,
     why: "tells the model to discard its system prompt or safety rules",
+  },
+  {
+    signal: "instruction-override",
+    pattern: new RegExp(FOREIGN_OVERRIDE, "gi"),
+    why: "tells the model to discard the instructions it was given (non-English)",
   },
   {
     signal: "instruction-override",
