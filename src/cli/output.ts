@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from "commander";
 import pc from "picocolors";
 
 /** Output formats of the operator commands. */
@@ -66,4 +67,22 @@ export function progressLine(line: string): void {
 /** Write a JSON document to stdout. */
 export function writeJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/**
+ * A commander option parser for positive integers (`--max-pages`, `--timeout`...): a bad
+ * value is a usage error (exit 2).
+ *
+ * @example
+ * ```ts
+ * import { positiveInteger } from "./output.js";
+ * positiveInteger("100"); // 100
+ * ```
+ */
+export function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) {
+    throw new InvalidArgumentError(`expected a positive integer, got ${JSON.stringify(value)}`);
+  }
+  return n;
 }

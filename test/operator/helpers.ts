@@ -28,9 +28,9 @@ export const rugServer = (...flags: string[]) => [
   ...flags,
 ];
 
-/** `node --import tsx src/cli/bin.ts ...args`. */
+/** `node --import tsx src/cli/bin.ts ...args`, by absolute paths (works from any cwd). */
 export function cliArgs(...args: string[]): string[] {
-  return ["--import", "tsx", join(root, "src/cli/bin.ts"), ...args];
+  return ["--import", import.meta.resolve("tsx"), join(root, "src/cli/bin.ts"), ...args];
 }
 
 export interface CliRun {

@@ -5,6 +5,7 @@ import {
   type OutputFormat,
   paletteFor,
   parseOutputFormat,
+  positiveInteger,
   printable,
   progressLine,
   writeJson,
@@ -23,8 +24,8 @@ export const CHECK_EXIT = {
 interface CheckCliOptions extends TargetOptions {
   pins: string;
   output: OutputFormat;
-  maxPages: string;
-  timeout: string;
+  maxPages: number;
+  timeout: number;
 }
 
 /** One server's outcome. */
@@ -52,6 +53,8 @@ interface ServerCheck {
 export function registerCheck(program: Command): void {
   program
     .command("check")
+    // Usage errors must reach main() (exit 2), not exit the process with commander's 1.
+    .exitOverride()
     .description(
       "Compare servers' tools with the pin file (for CI): exit 0 when all are admitted, 2 on drift, unpinned or duplicate tools",
     )
@@ -65,8 +68,13 @@ export function registerCheck(program: Command): void {
     .addOption(
       new Option("--output <format>", "text or json").default("text").argParser(parseOutputFormat),
     )
-    .option("--max-pages <n>", "page cap per listing", "100")
-    .option("--timeout <ms>", "per-request timeout when talking to a server", "30000")
+    .option("--max-pages <n>", "page cap per listing", positiveInteger, 100)
+    .option(
+      "--timeout <ms>",
+      "per-request timeout when talking to a server",
+      positiveInteger,
+      30_000,
+    )
     .argument("[command...]", "server command line after --")
     .addHelpText(
       "after",
@@ -113,8 +121,8 @@ async function runCheck(command: string[], options: CheckCliOptions): Promise<nu
     return fail((err as Error).message);
   }
   if (targets.length === 0) return fail("nothing to check: the pin file has no server sections");
-  const maxPages = Number(options.maxPages);
-  const timeoutMs = Number(options.timeout);
+  const maxPages = options.maxPages;
+  const timeoutMs = options.timeout;
   const results: ServerCheck[] = [];
   for (const target of targets) {
     results.push(await checkOne(target, pinFile, { maxPages, timeoutMs }));

@@ -17,6 +17,7 @@ import {
   type Palette,
   paletteFor,
   parseOutputFormat,
+  positiveInteger,
   printable,
   progressLine,
   writeJson,
@@ -48,8 +49,8 @@ interface PinCliOptions extends TargetOptions {
   prune?: boolean;
   policy: string;
   output: OutputFormat;
-  maxPages: string;
-  timeout: string;
+  maxPages: number;
+  timeout: number;
 }
 
 /** What happened to one listed tool. */
@@ -90,6 +91,8 @@ interface SectionResult {
 export function registerPin(program: Command): void {
   program
     .command("pin")
+    // Usage errors must reach main() (exit 2), not exit the process with commander's 1.
+    .exitOverride()
     .description("Review a server's tools and approve them into the pin file")
     .usage("[options] [-- COMMAND ARGS...]")
     .option("--pins <file>", "pin file to create or update", DEFAULT_PIN_FILE)
@@ -108,8 +111,13 @@ export function registerPin(program: Command): void {
     .addOption(
       new Option("--output <format>", "text or json").default("text").argParser(parseOutputFormat),
     )
-    .option("--max-pages <n>", "page cap per listing", "100")
-    .option("--timeout <ms>", "per-request timeout when talking to a server", "30000")
+    .option("--max-pages <n>", "page cap per listing", positiveInteger, 100)
+    .option(
+      "--timeout <ms>",
+      "per-request timeout when talking to a server",
+      positiveInteger,
+      30_000,
+    )
     .argument("[command...]", "server command line after --")
     .addHelpText(
       "after",
@@ -250,8 +258,8 @@ async function pinOne(
     progressLine(`pinning section ${JSON.stringify(target.section)}`);
     tools = (
       await listToolsFrom(target.source, {
-        maxPages: Number(options.maxPages),
-        timeoutMs: Number(options.timeout),
+        maxPages: options.maxPages,
+        timeoutMs: options.timeout,
         progress: progressLine,
       })
     ).tools;

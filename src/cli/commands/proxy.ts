@@ -5,7 +5,7 @@ import { connectHttpUpstream } from "../../proxy/http-upstream.js";
 import { runPinProxy } from "../../proxy/pin-proxy.js";
 import { spawnStdioUpstream } from "../../proxy/stdio-upstream.js";
 import type { Upstream } from "../../proxy/upstream.js";
-import { printable } from "../output.js";
+import { positiveInteger, printable } from "../output.js";
 import { parseHeaders } from "../targets.js";
 
 /** Exit codes of `airlock proxy`. */
@@ -24,9 +24,9 @@ interface ProxyCliOptions {
   auditLog?: string;
   url?: string;
   header?: string[];
-  maxMessageBytes: string;
-  maxPages: string;
-  listTimeout: string;
+  maxMessageBytes: number;
+  maxPages: number;
+  listTimeout: number;
 }
 
 /**
@@ -46,6 +46,8 @@ interface ProxyCliOptions {
 export function registerProxy(program: Command): void {
   program
     .command("proxy")
+    // Usage errors must reach main() (exit 2), not exit the process with commander's 1.
+    .exitOverride()
     .description(
       "Run an MCP server behind the pins: a stdio MCP server that forwards to the real one",
     )
@@ -58,10 +60,16 @@ export function registerProxy(program: Command): void {
     .option(
       "--max-message-bytes <n>",
       "largest message accepted from either side",
-      String(64 * 1024 * 1024),
+      positiveInteger,
+      64 * 1024 * 1024,
     )
-    .option("--max-pages <n>", "page cap of the proxy's own listings", "100")
-    .option("--list-timeout <ms>", "how long to wait for the server's tools/list", "30000")
+    .option("--max-pages <n>", "page cap of the proxy's own listings", positiveInteger, 100)
+    .option(
+      "--list-timeout <ms>",
+      "how long to wait for the server's tools/list",
+      positiveInteger,
+      30_000,
+    )
     .argument("[command...]", "the real server's command line, after --")
     .addHelpText(
       "after",
@@ -90,12 +98,8 @@ async function runProxy(command: string[], options: ProxyCliOptions): Promise<nu
   if (command.length > 0 === (options.url !== undefined)) {
     return fail("give the real server as -- COMMAND ARGS... or --url URL (exactly one)");
   }
-  const maxMessageBytes = positiveInteger(options.maxMessageBytes);
-  const maxPages = positiveInteger(options.maxPages);
-  const listTimeoutMs = positiveInteger(options.listTimeout);
-  if (maxMessageBytes === null || maxPages === null || listTimeoutMs === null) {
-    return fail("--max-message-bytes, --max-pages and --list-timeout must be positive integers");
-  }
+  const { maxMessageBytes, maxPages } = options;
+  const listTimeoutMs = options.listTimeout;
   let guard: ReturnType<typeof guardFromPinFile>;
   let section: string;
   try {
@@ -152,9 +156,4 @@ function withHeaders(headers: Record<string, string> | undefined): {
   headers?: Record<string, string>;
 } {
   return headers ? { headers } : {};
-}
-
-function positiveInteger(text: string): number | null {
-  const n = Number(text);
-  return Number.isInteger(n) && n > 0 ? n : null;
 }

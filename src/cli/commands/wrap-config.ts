@@ -57,6 +57,8 @@ interface WrapCliOptions {
 export function registerWrapConfig(program: Command): void {
   program
     .command("wrap-config")
+    // Usage errors must reach main() (exit 2), not exit the process with commander's 1.
+    .exitOverride()
     .description(
       "Route every server of an MCP client config through airlock proxy (--unwrap restores)",
     )
