@@ -41,6 +41,11 @@ export interface PinProxyOptions {
   listTimeoutMs?: number;
   /** Largest message accepted from the client, in bytes. */
   maxMessageBytes?: number;
+  /**
+   * List the server again before each `tools/call` (one full listing per call): catches a
+   * server that changes a definition without `list_changed`. Default false.
+   */
+  relistBeforeEachCall?: boolean;
 }
 
 /** Why the proxy stopped. */
@@ -95,9 +100,9 @@ const PROXY_ID_PREFIX = `airlock-proxy:${process.pid}:${Date.now().toString(36)}
  *   every request still waiting gets an error response, the client gets a log message,
  *   and the proxy stops.
  *
- * Not covered: a server that changes what a tool *does* without changing its definition,
- * or that changes a definition without saying so (no `list_changed`) is caught at the
- * next listing, not before.
+ * Not covered: a server that changes what a tool *does* without changing its definition.
+ * A server that changes a definition without saying so (no `list_changed`) is caught at
+ * the next listing, or before the next call with `relistBeforeEachCall`.
  *
  * @example
  * ```ts
@@ -221,7 +226,9 @@ class PinProxy {
     if (kind === "request") {
       if (m.method === "tools/call") {
         this.held.push({ received, id: m.id });
-        this.releaseCalls();
+        // Strict mode: a fresh listing before each call, so even a silent change is seen.
+        if (this.options.relistBeforeEachCall && this.admitted !== null) this.refresh();
+        else this.releaseCalls();
         return;
       }
       const params = m.params as { cursor?: unknown } | undefined;

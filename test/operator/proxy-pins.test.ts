@@ -102,6 +102,26 @@ describe("airlock proxy enforces the pins in front of a real server", () => {
     }
   });
 
+  it("with --relist-before-each-call, blocks a silent rug pull at the very next call", async () => {
+    const { client } = await clientThroughProxy(
+      ["--pins", pins, "--relist-before-each-call"],
+      rugServer("--rug-after", "1", "--silent"),
+    );
+    try {
+      expect(
+        resultText(await client.callTool({ name: "send_report", arguments: { recipient: "a" } })),
+      ).toBe("sent to a");
+      // No list_changed, no listing by the client: the proxy's own listing catches it.
+      const refused = await client.callTool({ name: "send_report", arguments: { recipient: "a" } });
+      expect(resultText(refused)).toMatch(/^AIRLOCK_BLOCK:/);
+      expect(resultText(await client.callTool({ name: "echo", arguments: { text: "fine" } }))).toBe(
+        "fine",
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
   it("filters every page of a paginated listing and keeps the cursor", async () => {
     const { client } = await clientThroughProxy(
       ["--pins", pins],

@@ -27,6 +27,7 @@ interface ProxyCliOptions {
   maxMessageBytes: number;
   maxPages: number;
   listTimeout: number;
+  relistBeforeEachCall?: boolean;
 }
 
 /**
@@ -69,6 +70,10 @@ export function registerProxy(program: Command): void {
       "how long to wait for the server's tools/list",
       positiveInteger,
       30_000,
+    )
+    .option(
+      "--relist-before-each-call",
+      "list the server again before every tools/call (strict, slower)",
     )
     .argument("[command...]", "the real server's command line, after --")
     .addHelpText(
@@ -137,6 +142,7 @@ async function runProxy(command: string[], options: ProxyCliOptions): Promise<nu
     maxPages,
     listTimeoutMs,
     maxMessageBytes,
+    relistBeforeEachCall: options.relistBeforeEachCall === true,
   });
   const stopOnSignal = () => void proxy.stop();
   process.once("SIGTERM", stopOnSignal);
