@@ -23,12 +23,12 @@ export interface NormalizedText {
 
 const EMPTY = new Int32Array(0);
 
-/** Printable ASCII with no whitespace run: the text is already in matching form. */
+/** Printable ASCII whose only whitespace is single spaces and single line feeds: already in matching form. */
 function isAlreadyNormal(text: string): boolean {
   let previousSpace = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x20) {
+    if (c === 0x20 || c === 0x0a) {
       if (previousSpace) return false;
       previousSpace = true;
       continue;
@@ -121,6 +121,10 @@ function isSpaceCodePoint(cp: number): boolean {
 
 const COMBINING_MARK = /^\p{Mn}$/u;
 
+/** UTF-16 code units decode natively on little-endian hosts (lone surrogates are already U+FFFD). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const UTF16 = new TextDecoder("utf-16le");
+
 class Builder {
   units: Uint16Array;
   from: Int32Array;
@@ -155,9 +159,11 @@ class Builder {
   }
 
   text(): string {
+    const units = this.units.subarray(0, this.length);
+    if (LITTLE_ENDIAN) return UTF16.decode(units);
     const chunks: string[] = [];
-    for (let i = 0; i < this.length; i += 8192) {
-      chunks.push(String.fromCharCode(...this.units.subarray(i, Math.min(this.length, i + 8192))));
+    for (let i = 0; i < units.length; i += 8192) {
+      chunks.push(String.fromCharCode(...units.subarray(i, i + 8192)));
     }
     return chunks.join("");
   }
