@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -24,7 +24,8 @@ export const title = "scan-tools speed";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const corpus = join(root, "..", "shared", "corpus", "real-servers");
 
-function medianMs(runs: number, fn: () => void): number {
+/** Fastest of `runs` wall-clock runs (the least disturbed on a shared machine), in ms. */
+function fastestMs(runs: number, fn: () => void): number {
   const samples: number[] = [];
   fn(); // warm the file cache
   for (let i = 0; i < runs; i++) {
@@ -32,8 +33,7 @@ function medianMs(runs: number, fn: () => void): number {
     fn();
     samples.push(performance.now() - t0);
   }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)]!;
+  return Math.min(...samples);
 }
 
 export async function run(): Promise<string> {
@@ -53,50 +53,62 @@ export async function run(): Promise<string> {
     scanTools(set, PERMISSIVE_POLICY);
     scanTools(set, STRICT_POLICY);
   }
-  const parse = measure(() => {
-    for (const t of texts) JSON.parse(t);
-  });
-  const scanPermissive = measure(() => scanTools(set, PERMISSIVE_POLICY));
-  const scanStrict = measure(() => scanTools(set, STRICT_POLICY));
-  const loadAndScan = measure(() => {
-    for (let i = 0; i < texts.length; i++)
-      scanTools(parseToolDefs(texts[i]!, files[i]!), PERMISSIVE_POLICY);
-  });
-  const detector = measure(() => {
-    for (const t of set.tools) detectInjectionInTool(t.definition);
-  });
+  // The machine is shared: interleave the operations over several passes and keep, for
+  // each, the fastest round of any pass (the least disturbed), besides the median.
+  const ops: Record<string, () => unknown> = {
+    parse: () => {
+      for (const t of texts) JSON.parse(t);
+    },
+    permissive: () => scanTools(set, PERMISSIVE_POLICY),
+    strict: () => scanTools(set, STRICT_POLICY),
+    loadAndScan: () => {
+      for (let i = 0; i < texts.length; i++) {
+        scanTools(parseToolDefs(texts[i]!, files[i]!), PERMISSIVE_POLICY);
+      }
+    },
+    detector: () => {
+      for (const t of set.tools) detectInjectionInTool(t.definition);
+    },
+  };
+  const best: Record<string, { min: number; medians: number[] }> = {};
+  for (let pass = 0; pass < 5; pass++) {
+    for (const [name, fn] of Object.entries(ops)) {
+      const m = measure(fn, { rounds: 9, roundMs: 25 });
+      const b = (best[name] ??= { min: Number.POSITIVE_INFINITY, medians: [] });
+      b.min = Math.min(b.min, m.min);
+      b.medians.push(m.median);
+    }
+  }
+  const fastest = (name: string) => best[name]!.min;
+  const median = (name: string) => {
+    const list = [...best[name]!.medians].sort((a, b) => a - b);
+    return list[Math.floor(list.length / 2)]!;
+  };
+  const row = (label: string, name: string) => [
+    label,
+    formatNs(fastest(name) / n),
+    formatNs(median(name) / n),
+    formatRatio(fastest(name) / fastest("parse")),
+  ];
+  const framework = Math.max(0, fastest("permissive") - fastest("detector"));
   out.push(
     `In process, the ${n} tools of the ${files.length} real servers (../shared/corpus/real-servers), per tool. ` +
-      "The baseline is `JSON.parse` of the same files in the same run. The Python original takes 83 µs per tool (target: under 10 µs).",
+      "The baseline is `JSON.parse` of the same files in the same run; ratios use the fastest round of 5 interleaved passes. " +
+      "The Python original takes 83 µs per tool (target: under 10 µs).",
     "",
     table(
-      ["operation", "per tool", "× JSON.parse"],
+      ["operation", "per tool (fastest)", "per tool (median)", "× JSON.parse"],
       [
-        ["JSON.parse of the files (baseline)", formatNs(parse.median / n), formatRatio(1)],
-        [
-          "scanTools, permissive",
-          formatNs(scanPermissive.median / n),
-          formatRatio(scanPermissive.median / parse.median),
-        ],
-        [
-          "scanTools, strict",
-          formatNs(scanStrict.median / n),
-          formatRatio(scanStrict.median / parse.median),
-        ],
-        [
-          "parse + load + scan (what the CLI does)",
-          formatNs(loadAndScan.median / n),
-          formatRatio(loadAndScan.median / parse.median),
-        ],
-        [
-          "of which: SCAN002 detector alone",
-          formatNs(detector.median / n),
-          formatRatio(detector.median / parse.median),
-        ],
+        row("JSON.parse of the files (baseline)", "parse"),
+        row("scanTools, permissive", "permissive"),
+        row("scanTools, strict", "strict"),
+        row("parse + load + scan (what the CLI does)", "loadAndScan"),
+        row("of which: SCAN002 detector alone", "detector"),
         [
           "of which: the framework (scanTools − detector)",
-          formatNs(Math.max(0, scanPermissive.median - detector.median) / n),
-          formatRatio(Math.max(0, scanPermissive.median - detector.median) / parse.median),
+          formatNs(framework / n),
+          "",
+          formatRatio(framework / fastest("parse")),
         ],
       ],
     ),
@@ -111,11 +123,11 @@ export async function run(): Promise<string> {
   const bin = join(root, "dist", "cli", "bin.js");
   if (existsSync(bin)) {
     const runs = 11;
-    const nodeBare = medianMs(runs, () => spawnSync(process.execPath, ["-e", "0"]));
+    const nodeBare = fastestMs(runs, () => spawnSync(process.execPath, ["-e", "0"]));
     const parseScript = `const fs=require("fs");for(const f of ${JSON.stringify(files)})JSON.parse(fs.readFileSync(f,"utf8"))`;
-    const nodeParse = medianMs(runs, () => spawnSync(process.execPath, ["-e", parseScript]));
-    const help = medianMs(runs, () => spawnSync(process.execPath, [bin, "--version"]));
-    const cli = medianMs(runs, () =>
+    const nodeParse = fastestMs(runs, () => spawnSync(process.execPath, ["-e", parseScript]));
+    const help = fastestMs(runs, () => spawnSync(process.execPath, [bin, "--version"]));
+    const cli = fastestMs(runs, () =>
       spawnSync(process.execPath, [bin, "scan-tools", corpus, "--output", "json"]),
     );
     // What the command costs with only its own registrar loaded: the lean start-up every
@@ -128,7 +140,7 @@ export async function run(): Promise<string> {
         `const p = new Command("airlock"); registerScanTools(p);\n` +
         "await p.parseAsync([process.argv[0], 'airlock', ...process.argv.slice(2)]);\n",
     );
-    const leanCli = medianMs(runs, () =>
+    const leanCli = fastestMs(runs, () =>
       spawnSync(process.execPath, [lean, "scan-tools", corpus, "--output", "json"]),
     );
     const leanExit = spawnSync(process.execPath, [
@@ -144,7 +156,7 @@ export async function run(): Promise<string> {
     const exit = check.status;
     out.push(
       "",
-      `Whole process, \`node dist/cli/bin.js scan-tools <real-servers> --output json\`, median of ${runs} runs (exit code ${exit}). ` +
+      `Whole process, \`node dist/cli/bin.js scan-tools <real-servers> --output json\`, fastest of ${runs} runs (exit code ${exit}). ` +
         "The baseline is a Node process that reads and `JSON.parse`s the same files. The Python original takes 303 ms (target: under 120 ms).",
       "",
       table(
@@ -221,6 +233,10 @@ export async function run(): Promise<string> {
         ],
       ],
     ),
+  );
+  out.push(
+    "",
+    `_Load average at the end of the run: ${loadavg()[0]!.toFixed(1)} on the shared cores; ratios are against baselines measured in the same run._`,
   );
   return out.join("\n");
 }
