@@ -27,17 +27,16 @@ export { KNOWN_CONFIG_NAMES, type LoadOptions, loadToolDefs, parseToolDefs } fro
 export {
   CAMOUFLAGE_RESISTANT_POLICY,
   type CapabilityPolicy,
-  loadPolicyFile,
   PERMISSIVE_POLICY,
   POLICIES,
   POLICY_NAMES,
   type PolicyName,
-  parsePolicy,
   READ_ONLY_POLICY,
   resolvePolicy,
   type SecurityPolicy,
   STRICT_POLICY,
 } from "./policy.js";
+export { loadPolicyFile, parsePolicy } from "./policy-file.js";
 export { RULE_CODES, RULES, type RuleInfo } from "./rules/catalog.js";
 export { issuerProblem } from "./rules/issuer.js";
 export { type ScanOptions, scanTools } from "./scan.js";

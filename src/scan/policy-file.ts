@@ -1,0 +1,171 @@
+import { readFile } from "node:fs/promises";
+import picomatch from "picomatch";
+import { ScanPolicyError } from "./errors.js";
+import { resolvePolicy, type SecurityPolicy } from "./policy.js";
+
+const TOP_KEYS = new Set([
+  "$schema",
+  "version",
+  "name",
+  "description",
+  "extends",
+  "tools",
+  "capabilities",
+]);
+const TOOL_KEYS = new Set(["allow", "deny"]);
+const CAP_KEYS = new Set(["granted", "denied", "sandboxOnly", "annotationsMayNarrow"]);
+
+/**
+ * Validate a user policy (the parsed JSON of a policy file) and build the policy. With
+ * `extends`, the preset's lists are kept and the file's lists are added to them. Unknown
+ * keys, empty or non-string globs and a wrong `version` are errors (`SCAN_POLICY_INVALID`),
+ * so a typo never silently widens or narrows a policy.
+ *
+ * ```json
+ * { "version": 1, "name": "team", "extends": "deny-by-default",
+ *   "tools": { "allow": ["github/get_*", "read_file"] },
+ *   "capabilities": { "granted": ["net.outbound"] } }
+ * ```
+ *
+ * @example
+ * ```ts
+ * import { parsePolicy } from "agent-airlock/scan";
+ * const policy = parsePolicy({ version: 1, name: "team", extends: "read-only", tools: { deny: ["*_admin"] } });
+ * console.log(policy.deny); // ["*_admin"]
+ * ```
+ */
+export function parsePolicy(value: unknown, source = "policy"): SecurityPolicy {
+  const fail = (what: string) => new ScanPolicyError("SCAN_POLICY_INVALID", `${source}: ${what}`);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw fail("a policy must be a JSON object");
+  }
+  const v = value as Record<string, unknown>;
+  for (const key of Object.keys(v)) {
+    if (!TOP_KEYS.has(key))
+      throw fail(`unknown key ${JSON.stringify(key)} (allowed: ${[...TOP_KEYS].join(", ")})`);
+  }
+  if (Object.hasOwn(v, "version") && v.version !== 1) throw fail("version must be 1");
+  let base: SecurityPolicy | undefined;
+  if (Object.hasOwn(v, "extends")) {
+    if (typeof v.extends !== "string") throw fail("extends must be a policy name");
+    try {
+      base = resolvePolicy(v.extends);
+    } catch (err) {
+      throw fail((err as Error).message);
+    }
+  }
+  const name = Object.hasOwn(v, "name") ? v.name : (base?.name ?? "custom");
+  if (typeof name !== "string" || name.trim() === "") throw fail("name must be a non-empty string");
+  const description = Object.hasOwn(v, "description")
+    ? v.description
+    : `custom policy from ${source}`;
+  if (typeof description !== "string") throw fail("description must be a string");
+  const tools = section(v, "tools", TOOL_KEYS, fail);
+  const caps = section(v, "capabilities", CAP_KEYS, fail);
+  const list = (sec: Record<string, unknown>, key: string, where: string): string[] => {
+    if (!Object.hasOwn(sec, key)) return [];
+    const arr = sec[key];
+    if (!Array.isArray(arr)) throw fail(`${where}.${key} must be an array of globs`);
+    return arr.map((g, i) => {
+      if (typeof g !== "string" || g.trim() === "") {
+        throw fail(`${where}.${key}[${i}] must be a non-empty string glob`);
+      }
+      try {
+        picomatch.makeRe(g);
+      } catch {
+        throw fail(`${where}.${key}[${i}] is not a valid glob: ${JSON.stringify(g)}`);
+      }
+      return g;
+    });
+  };
+  let narrow = base?.capabilities.annotationsMayNarrow ?? true;
+  if (Object.hasOwn(caps, "annotationsMayNarrow")) {
+    if (typeof caps.annotationsMayNarrow !== "boolean") {
+      throw fail("capabilities.annotationsMayNarrow must be true or false");
+    }
+    narrow = caps.annotationsMayNarrow;
+  }
+  return freezePolicy({
+    name,
+    description,
+    allow: [...(base?.allow ?? []), ...list(tools, "allow", "tools")],
+    deny: [...(base?.deny ?? []), ...list(tools, "deny", "tools")],
+    capabilities: {
+      granted: [...(base?.capabilities.granted ?? []), ...list(caps, "granted", "capabilities")],
+      denied: [...(base?.capabilities.denied ?? []), ...list(caps, "denied", "capabilities")],
+      sandboxOnly: [
+        ...(base?.capabilities.sandboxOnly ?? []),
+        ...list(caps, "sandboxOnly", "capabilities"),
+      ],
+      annotationsMayNarrow: narrow,
+    },
+  });
+}
+
+function section(
+  v: Record<string, unknown>,
+  key: string,
+  allowed: Set<string>,
+  fail: (what: string) => ScanPolicyError,
+): Record<string, unknown> {
+  if (!Object.hasOwn(v, key)) return {};
+  const sec = v[key];
+  if (typeof sec !== "object" || sec === null || Array.isArray(sec)) {
+    throw fail(`${key} must be an object`);
+  }
+  for (const k of Object.keys(sec)) {
+    if (!allowed.has(k)) {
+      throw fail(`unknown key ${key}.${k} (allowed: ${[...allowed].join(", ")})`);
+    }
+  }
+  return sec as Record<string, unknown>;
+}
+
+/**
+ * Read and validate a policy file (JSON). Throws `SCAN_POLICY_INVALID` with the file
+ * name on unreadable files, bad JSON and invalid policies.
+ *
+ * @example
+ * ```ts
+ * import { loadPolicyFile } from "agent-airlock/scan";
+ * const policy = await loadPolicyFile("examples/data/scan/policy.json");
+ * console.log(policy.name);
+ * ```
+ */
+export async function loadPolicyFile(path: string): Promise<SecurityPolicy> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    throw new ScanPolicyError(
+      "SCAN_POLICY_INVALID",
+      `${path}: policy file cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`,
+      { cause: err },
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new ScanPolicyError(
+      "SCAN_POLICY_INVALID",
+      `${path}: policy file is not valid JSON (${(err as Error).message})`,
+      { cause: err },
+    );
+  }
+  return parsePolicy(value, path);
+}
+
+function freezePolicy(p: SecurityPolicy): SecurityPolicy {
+  return Object.freeze({
+    ...p,
+    allow: Object.freeze([...p.allow]),
+    deny: Object.freeze([...p.deny]),
+    capabilities: Object.freeze({
+      ...p.capabilities,
+      granted: Object.freeze([...p.capabilities.granted]),
+      denied: Object.freeze([...p.capabilities.denied]),
+      sandboxOnly: Object.freeze([...p.capabilities.sandboxOnly]),
+    }),
+  });
+}
