@@ -229,7 +229,7 @@ interface NameEvidence {
   domains: Map<Domain, string>;
 }
 
-function nameEvidence(tokens: string[], args: string[]): NameEvidence {
+function nameEvidence(tokens: readonly string[], args: string[]): NameEvidence {
   let access: { access: Access; evidence: string } | null = null;
   const raise = (a: Access, why: string) => {
     if (access === null || ACCESS_RANK[a] > ACCESS_RANK[access.access])

@@ -117,6 +117,7 @@ const ASCII = /^[\u0000-\u007f]*$/;
  * ```
  */
 export function nameSkeleton(name: string): string {
+  if (PRINTABLE_ASCII.test(name)) return asciiSkeleton(name);
   // ASCII names need no normalisation: only case and the ASCII look-alikes.
   const folded = ASCII.test(name)
     ? name.toLowerCase()
@@ -131,4 +132,19 @@ export function nameSkeleton(name: string): string {
   }
   // Multi-letter look-alikes: "rn" reads as "m", "vv" as "w".
   return out.replaceAll("rn", "m").replaceAll("vv", "w");
+}
+
+const PRINTABLE_ASCII = /^[ -~]*$/;
+/** The skeleton of each printable ASCII character, by code point. */
+const ASCII_SKELETON: readonly string[] = Array.from({ length: 128 }, (_, code) => {
+  const ch = String.fromCharCode(code).toLowerCase();
+  return CONFUSABLE[ch] ?? ch;
+});
+
+function asciiSkeleton(name: string): string {
+  let out = "";
+  for (let i = 0; i < name.length; i++) out += ASCII_SKELETON[name.charCodeAt(i)];
+  if (out.includes("rn")) out = out.replaceAll("rn", "m");
+  if (out.includes("vv")) out = out.replaceAll("vv", "w");
+  return out;
 }

@@ -21,7 +21,7 @@ function kindOf(c: string): Kind {
  * kebab-case, dotted and spaced names, acronyms (`HTTPRequest` → `http`, `request`) and
  * letter/digit boundaries, after NFKC (so fullwidth letters read as ASCII). The
  * heuristics match whole tokens, never substrings, so `profile` is not a file and
- * `cathedral` is not `cat`. One linear pass; results are memoised.
+ * `cathedral` is not `cat`. One linear pass; results are memoised and frozen.
  *
  * @example
  * ```ts
@@ -29,9 +29,9 @@ function kindOf(c: string): Kind {
  * console.log(wordTokens("readFile_v2-HTTPServer.open")); // ["read", "file", "v", "2", "http", "server", "open"]
  * ```
  */
-export function wordTokens(identifier: string): string[] {
+export function wordTokens(identifier: string): readonly string[] {
   const hit = CACHE.get(identifier);
-  if (hit !== undefined) return [...hit];
+  if (hit !== undefined) return hit;
   const text = ASCII.test(identifier) ? identifier : identifier.normalize("NFKC");
   const chars = text.length === identifier.length && ASCII.test(text) ? text : Array.from(text);
   const n = chars.length;
@@ -64,6 +64,7 @@ export function wordTokens(identifier: string): string[] {
   }
   if (start >= 0) flush(n);
   if (CACHE.size >= CACHE_LIMIT) CACHE.clear();
+  Object.freeze(out);
   CACHE.set(identifier, out);
-  return [...out];
+  return out;
 }

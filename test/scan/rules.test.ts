@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Finding, ScanReport } from "../../src/scan/index.js";
 import {
@@ -265,6 +266,15 @@ describe("SCAN012: duplicate and look-alike names", () => {
     expect(nameSkeleton("read_files")).not.toBe(base);
     expect(nameSkeleton("rn")).toBe(nameSkeleton("m"));
   });
+  it("an invisible character never changes the skeleton (ASCII fast path = general path)", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 30 }), fc.nat(30), (name, at) => {
+        const i = Math.min(at, name.length);
+        expect(nameSkeleton(`${name.slice(0, i)}\u200b${name.slice(i)}`)).toBe(nameSkeleton(name));
+      }),
+    );
+  });
+
   it("fails every tool of a look-alike, case-only or duplicate-name group", () => {
     const report = scanTools(
       [
