@@ -9,7 +9,8 @@ import {
   readPinFile,
   writePinFile,
 } from "../../pins/pin-file.js";
-import { resolvePolicy, scanTools } from "../../scan/index.js";
+import { resolvePolicy } from "../../scan/policy.js";
+import { scanTools } from "../../scan/scan.js";
 import type { TargetResult } from "../../scan/types.js";
 import { listToolsFrom } from "../connect.js";
 import {
