@@ -32,6 +32,8 @@ export const KNOWN_CONFIG_NAMES: readonly string[] = Object.freeze([
 export interface LoadOptions {
   /** Where `-` reads from (default `process.stdin`). */
   stdin?: AsyncIterable<Uint8Array | string>;
+  /** Called before each file of a directory is read (for progress on large directories). */
+  onFile?: (file: string, index: number, total: number) => void;
 }
 
 /**
@@ -74,7 +76,7 @@ export async function loadToolDefs(path: string, options: LoadOptions = {}): Pro
       },
     );
   }
-  if (info.isDirectory()) return loadDirectory(path);
+  if (info.isDirectory()) return loadDirectory(path, options.onFile);
   return fromText(await readText(path, info), path);
 }
 
@@ -115,7 +117,10 @@ function fromText(text: string, source: string): ToolSet {
   return finish(set, source);
 }
 
-async function loadDirectory(dir: string): Promise<ToolSet> {
+async function loadDirectory(
+  dir: string,
+  onFile?: (file: string, index: number, total: number) => void,
+): Promise<ToolSet> {
   const set: ToolSet = { tools: [], instructions: [], problems: [], sources: [] };
   let names: string[];
   try {
@@ -143,8 +148,9 @@ async function loadDirectory(dir: string): Promise<ToolSet> {
     });
     ordered.length = MAX_DIRECTORY_FILES;
   }
-  for (const name of ordered) {
+  for (const [index, name] of ordered.entries()) {
     const file = join(dir, name);
+    onFile?.(file, index, ordered.length);
     let text: string;
     try {
       const info = await stat(file);

@@ -222,6 +222,18 @@ describe("loadToolDefs", () => {
     ]);
   });
 
+  it("reports each directory file to onFile, in reading order", async () => {
+    const dir = tempDir({
+      "b.json": JSON.stringify([tool("b")]),
+      "mcp.json": JSON.stringify([tool("m")]),
+    });
+    const seen: string[] = [];
+    await loadToolDefs(dir, {
+      onFile: (file, index, total) => seen.push(`${index}/${total} ${file.slice(dir.length + 1)}`),
+    });
+    expect(seen).toEqual(["0/2 mcp.json", "1/2 b.json"]);
+  });
+
   it("in a directory, an unreadable or invalid file is a warning naming it; the rest is read", async () => {
     const dir = tempDir({
       "good.json": JSON.stringify([tool("fine")]),

@@ -72,7 +72,15 @@ async function runScanTools(path: string, flags: ScanToolsFlags): Promise<number
 
   let set: import("../../scan/index.js").ToolSet;
   try {
-    set = await scan.loadToolDefs(path);
+    // Progress for large directories, on stderr and only for a person watching.
+    const progress = process.stderr.isTTY
+      ? (file: string, index: number, total: number) => {
+          if (total >= 50 && index % 25 === 0) {
+            process.stderr.write(`airlock scan-tools: reading ${index + 1}/${total}: ${file}\n`);
+          }
+        }
+      : undefined;
+    set = await scan.loadToolDefs(path, { onFile: progress });
   } catch (err) {
     if (!(err instanceof scan.ScanInputError)) throw err;
     // Unusable input still yields a report in the chosen format, with exit code 2.
