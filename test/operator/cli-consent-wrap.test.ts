@@ -163,3 +163,32 @@ describe("airlock wrap-config", () => {
     expect(JSON.parse(readFileSync(config, "utf8"))).toEqual(original);
   });
 });
+
+describe("airlock pin --config and check --config", () => {
+  it("pins every server of a client config into its own section, then checks them all (exit 0)", async () => {
+    const dir = tempDir();
+    const config = join(dir, ".mcp.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          reports: { command: process.execPath, args: rugServer() },
+          paged: { type: "stdio", command: process.execPath, args: rugServer("--page-size", "2") },
+        },
+      }),
+    );
+    const pins = join(dir, "airlock.pins.json");
+    const pinned = await runCli(["pin", "--config", config, "--pins", pins, "--yes"]);
+    expect(pinned.code, pinned.stderr).toBe(0);
+    const file = parsePinFile(readFileSync(pins, "utf8"));
+    expect(Object.keys(file.servers).sort()).toEqual(["paged", "reports"]);
+    expect(Object.keys(file.servers.paged!.tools)).toHaveLength(8);
+    const checked = await runCli(["check", "--config", config, "--pins", pins, "--output", "json"]);
+    expect(checked.code).toBe(0);
+    expect(
+      JSON.parse(checked.stdout).servers.map(
+        (s: { server: string; status: string }) => `${s.server}:${s.status}`,
+      ),
+    ).toEqual(["reports:ok", "paged:ok"]);
+  });
+});
