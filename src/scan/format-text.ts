@@ -1,6 +1,15 @@
 import pc from "picocolors";
 import type { Finding, Grade, ScanReport, TargetResult } from "./types.js";
 
+// Control, format (bidi, zero-width, tags) and separator characters a hostile tool name
+// or text could use to rewrite the terminal or hide itself.
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/** Escape what a terminal would interpret or hide, as `\u{...}`. */
+function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+}
+
 /** Options of {@link formatText}. */
 export interface TextOptions {
   /** Colour on or off (default: picocolors' own choice, which honours NO_COLOR and non-TTY). */
@@ -12,7 +21,8 @@ export interface TextOptions {
 /**
  * Render a report for a person: input notes first, then each tool (and each server's
  * instructions) with its grade, inferred capabilities and findings, then a summary line
- * with the exit code.
+ * with the exit code. Control, bidi and invisible characters from the input are shown
+ * escaped (`\u{1b}`), so a hostile tool name cannot rewrite or hide lines of the output.
  *
  * @example
  * ```ts
@@ -42,7 +52,7 @@ export function formatText(report: ScanReport, options: TextOptions = {}): strin
         : p.severity === "warning"
           ? c.yellow("warning")
           : c.dim("note");
-    lines.push(`${tag}: ${p.message}`);
+    lines.push(`${tag}: ${printable(p.message)}`);
   }
   if (report.results.length > 0) lines.push("");
   for (const r of report.results) {
@@ -54,12 +64,16 @@ export function formatText(report: ScanReport, options: TextOptions = {}): strin
   for (const x of s.expired) {
     lines.push(
       c.yellow(
-        `suppression expired on ${x.expires}: ${x.tool} ${x.code} (${x.reason}); it no longer applies`,
+        printable(
+          `suppression expired on ${x.expires}: ${x.tool} ${x.code} (${x.reason}); it no longer applies`,
+        ),
       ),
     );
   }
   for (const x of s.unused) {
-    lines.push(c.yellow(`unused suppression: ${x.tool} ${x.code} matched no finding; remove it`));
+    lines.push(
+      c.yellow(printable(`unused suppression: ${x.tool} ${x.code} matched no finding; remove it`)),
+    );
   }
   lines.push("");
   const summary = `${report.failed} failed, ${report.warned} warned, ${report.passed} passed; exit code ${report.exitCode}`;
@@ -75,12 +89,12 @@ export function formatText(report: ScanReport, options: TextOptions = {}): strin
 
 function targetLabel(r: TargetResult): string {
   const base = r.kind === "instructions" ? `instructions of ${r.name}` : r.name;
-  return r.server !== null && r.kind === "tool" ? `${r.server}/${base}` : base;
+  return printable(r.server !== null && r.kind === "tool" ? `${r.server}/${base}` : base);
 }
 
 function capabilityLabel(r: TargetResult, dim: (s: string) => string): string {
   if (r.capabilities.length === 0) return "";
-  return dim(`  [${r.capabilities.map((x) => x.capability).join(", ")}]`);
+  return dim(printable(`  [${r.capabilities.map((x) => x.capability).join(", ")}]`));
 }
 
 function findingLine(f: Finding, c: ReturnType<typeof pc.createColors>): string {
@@ -89,9 +103,9 @@ function findingLine(f: Finding, c: ReturnType<typeof pc.createColors>): string 
     : f.grade === "fail"
       ? c.red("fail")
       : c.yellow("warn");
-  const where = f.pointer ? c.dim(` ${f.pointer}`) : "";
-  const signal = f.signal ? ` [${f.signal}]` : "";
-  const excerpt = f.excerpt ? c.dim(` «${f.excerpt}»`) : "";
-  const suppressed = f.suppressed ? c.dim(` (suppressed: ${f.suppressed.reason})`) : "";
-  return `    ${c.bold(f.code)} ${grade}${where}${signal} ${f.message}${excerpt}${suppressed}`;
+  const where = f.pointer ? c.dim(` ${printable(f.pointer)}`) : "";
+  const signal = f.signal ? ` [${printable(f.signal)}]` : "";
+  const excerpt = f.excerpt ? c.dim(` «${printable(f.excerpt)}»`) : "";
+  const suppressed = f.suppressed ? c.dim(` (suppressed: ${printable(f.suppressed.reason)})`) : "";
+  return `    ${c.bold(f.code)} ${grade}${where}${signal} ${printable(f.message)}${excerpt}${suppressed}`;
 }

@@ -166,6 +166,28 @@ describe("text output", () => {
     expect(ansi.test(formatText(mixedReport(), { color: true }))).toBe(true);
   });
 
+  it("escapes control, bidi and invisible characters from the input", () => {
+    const report = scanTools(
+      [
+        {
+          name: "get_\u001b[2Jx\u202e",
+          inputSchema: {
+            type: "object",
+            properties: { "a\u200bb": {} },
+            additionalProperties: false,
+          },
+          capabilities: ["fs.read\u0007"],
+        },
+      ],
+      PERMISSIVE_POLICY,
+    );
+    const text = formatText(report, { color: false });
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f\u200b\u202e]/);
+    expect(text).toContain("get_\\u{1b}[2Jx\\u{202e}");
+    expect(text).toContain("fs.read\\u{7}");
+    expect(text).toContain("a\\u{200b}b");
+  });
+
   it("--hide-passed leaves out passing targets", () => {
     const text = formatText(mixedReport(), { color: false, showPassed: false });
     expect(text).not.toContain("PASS  ");
