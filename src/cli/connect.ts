@@ -71,7 +71,12 @@ export async function listToolsFrom(
 ): Promise<ListedTools> {
   if (source.kind === "file") return readSavedListing(source.path);
   const progress = options.progress ?? (() => {});
-  const client = new Client({ name: "airlock", version: VERSION }, { capabilities: {} });
+  // Declared so servers list the tools they only offer to clients that can sample or
+  // elicit (a client like Claude Desktop would see them). No request is answered.
+  const client = new Client(
+    { name: "airlock", version: VERSION },
+    { capabilities: { sampling: {}, elicitation: {} } },
+  );
   let stderrTail = "";
   let transport: StdioClientTransport | StreamableHTTPClientTransport;
   if (source.kind === "stdio") {

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parsePinFile } from "../../src/pins/pin-file.js";
 import {
@@ -200,6 +201,35 @@ describe("airlock pin and check against real npm MCP servers over stdio", () => 
     } finally {
       await client.close();
       await direct.close();
+    }
+  });
+
+  it("the proxy relays a server's sampling request to the client and the answer back", async () => {
+    const { client } = await clientThroughProxy(
+      ["--pins", pins, "--server", "everything"],
+      everythingServer,
+      {
+        capabilities: { capabilities: { sampling: {} } },
+        setup: (c) =>
+          c.setRequestHandler(CreateMessageRequestSchema, async (request) => ({
+            model: "test-model",
+            role: "assistant",
+            content: {
+              type: "text",
+              text: `sampled: ${JSON.stringify(request.params.messages[0]?.content)}`,
+            },
+          })),
+      },
+    );
+    try {
+      const result = await client.callTool({
+        name: "trigger-sampling-request",
+        arguments: { prompt: "ping", maxTokens: 5 },
+      });
+      expect(JSON.stringify(result.content)).toContain("sampled:");
+      expect(JSON.stringify(result.content)).toContain("ping");
+    } finally {
+      await client.close();
     }
   });
 

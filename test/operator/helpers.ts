@@ -71,6 +71,10 @@ export function tempDir(): string {
 export async function clientThroughProxy(
   proxyArgs: string[],
   server: string[],
+  options: {
+    capabilities?: ConstructorParameters<typeof Client>[1];
+    setup?: (client: Client) => void;
+  } = {},
 ): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -82,7 +86,8 @@ export async function clientThroughProxy(
   transport.stderr?.on("data", (d) => {
     stderr += d;
   });
-  const client = new Client({ name: "operator-test", version: "1.0.0" });
+  const client = new Client({ name: "operator-test", version: "1.0.0" }, options.capabilities);
+  options.setup?.(client);
   await client.connect(transport);
   return { client, transport, stderr: () => stderr };
 }
