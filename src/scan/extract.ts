@@ -191,7 +191,7 @@ function readFrame(frame: Json, source: string, pointer: string, out: Extracted)
       severity: "warning",
       code: "INPUT_INVALID",
       source,
-      message: `${source}${pointer}: a JSON-RPC error answer, no tools in it (${String(own(error, "message") ?? "no message")})`,
+      message: `${source}${pointer}: a JSON-RPC error answer, no tools in it (${String(own(error, "message") ?? "no message").slice(0, 200)})`,
     });
   }
   return null;
