@@ -27,7 +27,7 @@ export function nameFindings(
       for (const j of group) {
         if (j === i) continue;
         const other = tools[j]!;
-        const where = `${other.server === null ? "" : `server ${JSON.stringify(other.server)}, `}${other.source}`;
+        const where = `${other.server === null ? "" : `server ${quote(other.server)}, `}${other.source}`;
         let kind: string;
         let grade: Finding["grade"] = "fail";
         if (other.definition.name === me.definition.name) {
@@ -35,16 +35,16 @@ export function nameFindings(
           kind = identical ? "listed again with an identical definition" : "duplicate name";
           if (identical) grade = "warn";
         } else if (other.definition.name.toLowerCase() === me.definition.name.toLowerCase()) {
-          kind = `differs only in case from ${JSON.stringify(other.definition.name)}`;
+          kind = `differs only in case from ${quote(other.definition.name)}`;
         } else {
-          kind = `looks like ${JSON.stringify(other.definition.name)} (${describeDifference(me.definition.name, other.definition.name)})`;
+          kind = `looks like ${quote(other.definition.name)} (${describeDifference(me.definition.name, other.definition.name)})`;
         }
         const list = out.get(i) ?? [];
         list.push({
           code: "SCAN012",
           grade,
           pointer: "/name",
-          message: `${JSON.stringify(me.definition.name)} ${kind} (${where}): one tool can shadow the other`,
+          message: `${quote(me.definition.name)} ${kind} (${where}): one tool can shadow the other`,
         });
         out.set(i, list);
       }
@@ -87,6 +87,11 @@ function singleNameFinding(name: string): Finding | null {
     };
   }
   return null;
+}
+
+/** A name for a message: quoted, and cut at 100 characters. */
+function quote(name: string): string {
+  return JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}…` : name);
 }
 
 function describeDifference(a: string, b: string): string {

@@ -141,7 +141,7 @@ function propertyFinding(name: string, schema: unknown, node: SchemaNode, findin
       code: "SCAN005",
       grade: "warn",
       pointer: pointerOf(node),
-      message: `argument ${JSON.stringify(name)} has no type constraint`,
+      message: `argument ${quote(name)} has no type constraint`,
     });
     return;
   }
@@ -151,7 +151,7 @@ function propertyFinding(name: string, schema: unknown, node: SchemaNode, findin
       code: "SCAN005",
       grade: "warn",
       pointer: pointerOf(node),
-      message: `argument ${JSON.stringify(name)} has no type, enum, const or $ref`,
+      message: `argument ${quote(name)} has no type, enum, const or $ref`,
     });
     return;
   }
@@ -168,9 +168,14 @@ function propertyFinding(name: string, schema: unknown, node: SchemaNode, findin
       code: "SCAN005",
       grade: "warn",
       pointer: `${pointerOf(node)}${suffix}`,
-      message: `sensitive string argument ${JSON.stringify(name)} has no enum, pattern, format or maxLength`,
+      message: `sensitive string argument ${quote(name)} has no enum, pattern, format or maxLength`,
     });
   }
+}
+
+/** A property name for a message: quoted, and cut at 100 characters. */
+function quote(name: string): string {
+  return JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}…` : name);
 }
 
 function isType(schema: Record<string, unknown>, type: string): boolean {
