@@ -154,7 +154,7 @@ async function loadDirectory(
     let text: string;
     try {
       const info = await stat(file);
-      if (!info.isFile()) continue;
+      if (info.isDirectory()) continue; // a folder named *.json is not an input
       text = await readText(file, info);
     } catch (err) {
       set.problems.push(warning("INPUT_UNREADABLE", file, (err as Error).message));

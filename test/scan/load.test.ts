@@ -298,3 +298,21 @@ describe("pin file versus client config", () => {
     expect(found.tools).toEqual([]);
   });
 });
+
+describe("special files in a directory", () => {
+  it("a FIFO named *.json is a warning naming it, never a hang", async () => {
+    const dir = tempDir({ "ok.json": JSON.stringify([tool("ok")]) });
+    const { execFileSync } = await import("node:child_process");
+    execFileSync("mkfifo", [join(dir, "pipe.json")]);
+    mkdirSync(join(dir, "folder.json"));
+    const set = await loadToolDefs(dir);
+    expect(set.tools.map((t) => t.definition.name)).toEqual(["ok"]);
+    expect(set.problems).toEqual([
+      expect.objectContaining({
+        severity: "warning",
+        code: "INPUT_UNREADABLE",
+        source: join(dir, "pipe.json"),
+      }),
+    ]);
+  });
+});
