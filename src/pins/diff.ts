@@ -317,9 +317,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return isContainer(value) && !Array.isArray(value);
 }
 
-/** Words and the whitespace between them, as separate tokens. */
+/** Words, runs of whitespace, and single punctuation marks, as separate tokens. */
 function tokenize(text: string): string[] {
-  return text.match(/\s+|[^\s]+/g) ?? [];
+  return text.match(/\s+|[\p{L}\p{N}\p{M}_]+|[^\s\p{L}\p{N}\p{M}_]/gu) ?? [];
 }
 
 function diffText(
@@ -363,8 +363,8 @@ function diffText(
  * edits are needed (the caller then shows the middle as replaced whole).
  */
 /**
- * Readability: a run of edits separated only by whitespace reads as one replacement
- * (`[-a colleague.-]{+everyone+}`), not as alternating one-word edits.
+ * Readability: a run of edits separated only by whitespace or punctuation reads as one
+ * replacement (`[-a colleague-]{+everyone+}`), not as alternating one-word edits.
  */
 function absorbWhitespace(parts: TextPart[]): TextPart[] {
   const out: TextPart[] = [];
@@ -386,7 +386,12 @@ function absorbWhitespace(parts: TextPart[]): TextPart[] {
     } else if (part.op === "add") {
       added += part.text;
       inRun = true;
-    } else if (inRun && /^\s+$/.test(part.text) && parts[i + 1] && parts[i + 1]!.op !== "same") {
+    } else if (
+      inRun &&
+      !/[\p{L}\p{N}]/u.test(part.text) &&
+      parts[i + 1] &&
+      parts[i + 1]!.op !== "same"
+    ) {
       removed += part.text;
       added += part.text;
     } else {
