@@ -25,6 +25,18 @@ export { formatSarif, toSarif } from "./format-sarif.js";
 export { formatText, type TextOptions } from "./format-text.js";
 export { KNOWN_CONFIG_NAMES, type LoadOptions, loadToolDefs, parseToolDefs } from "./load.js";
 export {
+  detectInjection,
+  detectInjectionInTool,
+  type InjectionFinding,
+  type InjectionSignal,
+  MAX_FINDINGS_PER_TEXT,
+  MAX_TEXT_LENGTH,
+  MAX_TEXT_WALK_DEPTH,
+  MAX_TEXT_WALK_NODES,
+  MAX_TOOL_TEXT_LENGTH,
+  type TextSite,
+} from "./poisoning/index.js";
+export {
   CAMOUFLAGE_RESISTANT_POLICY,
   type CapabilityPolicy,
   PERMISSIVE_POLICY,
