@@ -195,6 +195,24 @@ describe("airlock proxy enforces the pins in front of a real server", () => {
     }
   });
 
+  it("drops a 1,500-deep tool and an unpinned __proto__ tool from a hostile listing, and keeps serving", async () => {
+    const { client } = await clientThroughProxy(["--pins", pins], rugServer("--hostile"));
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(allTools);
+      expect(resultText(await client.callTool({ name: "deep", arguments: {} }))).toMatch(
+        /^AIRLOCK_BLOCK:/,
+      );
+      expect(resultText(await client.callTool({ name: "__proto__", arguments: {} }))).toMatch(
+        /^AIRLOCK_BLOCK:/,
+      );
+      expect(resultText(await client.callTool({ name: "echo", arguments: { text: "ok" } }))).toBe(
+        "ok",
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
   it("passes progress through, and a cancelled call leaves the proxy serving", async () => {
     const { client } = await clientThroughProxy(["--pins", pins], rugServer());
     try {
