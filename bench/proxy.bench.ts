@@ -117,7 +117,7 @@ export async function run(): Promise<string> {
     const added = quantile(b, 0.5) - quantile(a, 0.5);
     const floor = quantile(r, 0.5) - quantile(a, 0.5);
     return [
-      `${CALLS} sequential \`tools/call\` of a trivial tool (\`echo\`) per path, after ${WARMUP} warm-up calls, alternating blocks of ${BLOCK}. Real SDK 1.x client and server over stdio; the proxy checks the call against the pins and forwards the original bytes.`,
+      `${CALLS} sequential \`tools/call\` of a trivial tool (\`echo\`) per path, after ${WARMUP} warm-up calls, alternating blocks of ${BLOCK}. Real SDK 1.x client and server over stdio; the proxy parses every message, checks the call against the pins and forwards it.`,
       "",
       table(["path", "median", "p99", "median ratio", "p99 ratio"], rows),
       "",

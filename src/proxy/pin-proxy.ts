@@ -88,7 +88,8 @@ const PROXY_ID_PREFIX = `airlock-proxy:${process.pid}:${Date.now().toString(36)}
 /**
  * Run a stdio MCP proxy that enforces the pins in front of a real server.
  *
- * Every message is forwarded unchanged, except:
+ * Every message is forwarded unchanged (client messages as the proxy parsed them, server
+ * messages byte for byte), except:
  * - each `tools/list` page the server returns is checked and only admitted tools reach
  *   the client (a page that is not a listing becomes an error);
  * - each `tools/call` is forwarded only when the tool was admitted by the latest listing
@@ -267,7 +268,26 @@ class PinProxy {
   }
 
   private toServer(received: ReceivedMessage): void {
-    if (!this.upstream.send(received.message, received.raw)) {
+    // The server gets the message as the proxy parsed and judged it, not the client's
+    // bytes: a text with duplicate keys (`"method":"ping","method":"tools/call"`) could
+    // otherwise mean one thing here and another to a parser that keeps the first key.
+    let raw: string;
+    try {
+      raw = JSON.stringify(received.message);
+    } catch {
+      const id = (received.message as JsonRpcMessage).id;
+      if (messageKind(received.message) === "request") {
+        this.toClient(
+          errorResponse(
+            id,
+            RPC_INVALID_REQUEST,
+            "airlock proxy: the message cannot be re-serialised (too deep)",
+          ),
+        );
+      }
+      return;
+    }
+    if (!this.upstream.send(received.message, raw)) {
       // The server reads slowly: stop reading the client until it catches up.
       this.client.pause();
       this.upstream.onceDrained(() => this.client.resume());
@@ -280,7 +300,21 @@ class PinProxy {
     if (this.stopping) return;
     const { message } = received;
     if (Array.isArray(message)) {
-      for (const item of message) this.fromServer({ message: item, raw: JSON.stringify(item) });
+      // A batch: each element must itself be a message (nested arrays are not).
+      for (const item of message) {
+        if (Array.isArray(item)) {
+          this.fromServer({ message: null, raw: "null" });
+          return;
+        }
+        let raw: string;
+        try {
+          raw = JSON.stringify(item);
+        } catch {
+          this.fromServer({ message: null, raw: "null" });
+          return;
+        }
+        this.fromServer({ message: item, raw });
+      }
       return;
     }
     const kind = messageKind(message);
