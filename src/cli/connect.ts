@@ -1,8 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { z } from "zod";
+import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { AirlockError } from "../errors.js";
 import { toolPageSource } from "../mcp/tool-page-source.js";
 import { collectToolPages } from "../mcp/tool-pages.js";
@@ -50,7 +48,12 @@ export interface ListedTools {
 }
 
 /** The SDK would parse (and strip) tool fields: take the result as sent. */
-const AsSent = z.unknown();
+// A result schema that accepts the answer as sent (the SDK's own parsing would strip
+// unknown fields): pins are made from exactly what the runtime checks see.
+const AsSent = Object.freeze({
+  safeParse: (data: unknown) => ({ success: true, data }),
+  safeParseAsync: async (data: unknown) => ({ success: true, data }),
+});
 
 /**
  * List every tool of a server: over stdio (the server is started and stopped), over
@@ -71,6 +74,13 @@ export async function listToolsFrom(
 ): Promise<ListedTools> {
   if (source.kind === "file") return readSavedListing(source.path);
   const progress = options.progress ?? (() => {});
+  // Loaded here, not at start-up: commands that never connect stay fast.
+  const [{ Client }, { StdioClientTransport }, { StreamableHTTPClientTransport }] =
+    await Promise.all([
+      import("@modelcontextprotocol/sdk/client/index.js"),
+      import("@modelcontextprotocol/sdk/client/stdio.js"),
+      import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+    ]);
   // Declared so servers list the tools they only offer to clients that can sample or
   // elicit (a client like Claude Desktop would see them). No request is answered.
   const client = new Client(
@@ -116,7 +126,7 @@ export async function listToolsFrom(
     const request = async (params: { cursor?: string }) => {
       pagesSeen++;
       if (pagesSeen > 1) progress(`page ${pagesSeen}`);
-      return client.request({ method: "tools/list", params }, AsSent, { timeout });
+      return client.request({ method: "tools/list", params }, AsSent as never, { timeout });
     };
     try {
       const collected = await collectToolPages(toolPageSource(request), {

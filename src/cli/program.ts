@@ -19,7 +19,9 @@ export function createProgram(): Command {
     )
     .version(VERSION)
     .showHelpAfterError()
-    .configureHelp({ sortSubcommands: true });
+    .configureHelp({ sortSubcommands: true })
+    // Before the subcommands are added, so each inherits it: usage errors exit 2, not 1.
+    .exitOverride();
   registerDemo(program);
   registerScanTools(program);
   registerPin(program);
@@ -33,7 +35,6 @@ export function createProgram(): Command {
 /** Run the CLI with `argv` (defaults to `process.argv`). */
 export async function main(argv: string[] = process.argv): Promise<void> {
   const program = createProgram();
-  program.exitOverride();
   try {
     await program.parseAsync(argv);
   } catch (err) {

@@ -6,6 +6,8 @@
  * {@link secureServer}, {@link PinnedServerTransport}, {@link toolDefinitions},
  * {@link checkServerTools}.
  */
+
+export * from "../proxy/index.js";
 export {
   type ArgumentCheck,
   checkToolArguments,

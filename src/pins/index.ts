@@ -1,3 +1,14 @@
+export {
+  type DefinitionDiff,
+  type DiffOptions,
+  diffToolDefinitions,
+  type FieldDiff,
+  type JsonChange,
+  type RenderDiffOptions,
+  renderDefinitionDiff,
+  type TextDiff,
+  type TextPart,
+} from "./diff.js";
 export { type LoadPinOptions, type PinGuardOptions, ToolDefinitionPinGuard } from "./guard.js";
 export { type AdmitOptions, admitToolsList, listingTools } from "./listing.js";
 export {

@@ -9,8 +9,6 @@ import {
   readPinFile,
   writePinFile,
 } from "../../pins/pin-file.js";
-import { resolvePolicy } from "../../scan/policy.js";
-import { scanTools } from "../../scan/scan.js";
 import type { TargetResult } from "../../scan/types.js";
 import { listToolsFrom } from "../connect.js";
 import {
@@ -170,6 +168,7 @@ async function runPin(command: string[], options: PinCliOptions): Promise<number
       if (targets.length === 0)
         throw new Error("give the server: -- COMMAND ARGS, --url, --from or --config");
     }
+    const { resolvePolicy } = await import("../../scan/policy.js");
     resolvePolicy(options.policy);
   } catch (err) {
     return fail((err as Error).message);
@@ -269,7 +268,7 @@ async function pinOne(
   }
   const review = reviewListing(guard, tools);
   result.missing = review.missing;
-  const scans = scanByName(tools, options.policy);
+  const scans = await scanByName(tools, options.policy);
   const reapprove = new Set(options.reapprove ?? []);
   let approveRestOfNew = false;
   const { c } = ui;
@@ -337,9 +336,13 @@ async function pinOne(
   return { result, file: next };
 }
 
-function scanByName(tools: unknown[], policy: string): Map<string, TargetResult> {
+async function scanByName(tools: unknown[], policy: string): Promise<Map<string, TargetResult>> {
   const map = new Map<string, TargetResult>();
   try {
+    const [{ scanTools }, { resolvePolicy }] = await Promise.all([
+      import("../../scan/scan.js"),
+      import("../../scan/policy.js"),
+    ]);
     const report = scanTools(tools, resolvePolicy(policy), { policyName: policy });
     for (const result of report.results) {
       if (result.kind === "tool" && !map.has(result.name)) map.set(result.name, result);

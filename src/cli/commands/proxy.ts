@@ -1,9 +1,6 @@
 import type { Command } from "commander";
 import { DEFAULT_PIN_FILE, guardFromPinFile, readPinFile } from "../../pins/pin-file.js";
-import { openAuditLog } from "../../proxy/audit-log.js";
-import { connectHttpUpstream } from "../../proxy/http-upstream.js";
-import { runPinProxy } from "../../proxy/pin-proxy.js";
-import { spawnStdioUpstream } from "../../proxy/stdio-upstream.js";
+import type { openAuditLog } from "../../proxy/audit-log.js";
 import type { Upstream } from "../../proxy/upstream.js";
 import { positiveInteger, printable } from "../output.js";
 import { parseHeaders } from "../targets.js";
@@ -96,6 +93,13 @@ request was answered with an error first); 2 not started (usage, pin file, secti
 }
 
 async function runProxy(command: string[], options: ProxyCliOptions): Promise<number> {
+  const [{ openAuditLog }, { connectHttpUpstream }, { runPinProxy }, { spawnStdioUpstream }] =
+    await Promise.all([
+      import("../../proxy/audit-log.js"),
+      import("../../proxy/http-upstream.js"),
+      import("../../proxy/pin-proxy.js"),
+      import("../../proxy/stdio-upstream.js"),
+    ]);
   const fail = (message: string) => {
     process.stderr.write(`airlock proxy: ${printable(message)}\n`);
     return PROXY_EXIT.notStarted;
