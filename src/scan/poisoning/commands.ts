@@ -3,6 +3,7 @@
  * "paste this into your shell", "run the setup script first", and dangerous shell text
  * (`curl ... | sh`, `rm -rf ~`, `cat ~/.ssh/id_rsa`) written into prose.
  */
+import { gatePatterns, type LiteralsIn } from "./literal-gate.js";
 import { type PhraseRule, runRules } from "./rules.js";
 import type { RawHit } from "./types.js";
 
@@ -46,6 +47,8 @@ export const COMMAND_RULES: readonly PhraseRule[] = [
 ];
 
 /** Run the command family over the matching text. */
-export function detectCommands(text: string, hits: RawHit[]): void {
-  runRules(COMMAND_RULES, text, hits);
+export function detectCommands(text: string, hits: RawHit[], literals?: LiteralsIn): void {
+  runRules(COMMAND_RULES, text, hits, literals);
 }
+
+gatePatterns(COMMAND_RULES.map((rule) => rule.pattern));

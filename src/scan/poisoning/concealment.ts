@@ -1,4 +1,5 @@
 /** Signals that the model is told to keep something from the user. */
+import { gatePatterns, type LiteralsIn } from "./literal-gate.js";
 import { type PhraseRule, runRules } from "./rules.js";
 import type { RawHit } from "./types.js";
 
@@ -42,6 +43,8 @@ export const CONCEALMENT_RULES: readonly PhraseRule[] = [
 ];
 
 /** Run the concealment family over the matching text. */
-export function detectConcealment(text: string, hits: RawHit[]): void {
-  runRules(CONCEALMENT_RULES, text, hits);
+export function detectConcealment(text: string, hits: RawHit[], literals?: LiteralsIn): void {
+  runRules(CONCEALMENT_RULES, text, hits, literals);
 }
+
+gatePatterns(CONCEALMENT_RULES.map((rule) => rule.pattern));

@@ -9,8 +9,8 @@ import { detectEncoded } from "./encoded.js";
 import { printableExcerpt } from "./excerpt.js";
 import { detectExfiltration, detectSideChannel } from "./exfiltration.js";
 import { detectFenced } from "./fenced.js";
-import { ALL_FAMILIES, FAMILY, familiesIn } from "./gates.js";
 import { detectInvisible } from "./invisible.js";
+import { LiteralsIn } from "./literal-gate.js";
 import { detectManipulation } from "./manipulation.js";
 import { type NormalizedText, normalizeText, originalSpan } from "./normalize.js";
 import { detectOverride } from "./override.js";
@@ -67,17 +67,17 @@ function collect(text: string, site: TextSite, depth: number, gate: boolean): Co
   const normalized: RawHit[] = [];
   const norm = normalizeText(text);
   const t = norm.text;
-  const families = gate ? familiesIn(t) : ALL_FAMILIES;
-  detectOverride(t, normalized, (families & FAMILY.override) !== 0);
-  if (families & FAMILY.concealment) detectConcealment(t, normalized);
-  if (families & FAMILY.exfiltration) detectExfiltration(t, normalized);
-  if (families & FAMILY.sideChannel)
-    detectSideChannel(t, site.kind.startsWith("schema-"), normalized);
-  if (families & FAMILY.shadowing) detectShadowing(t, site.toolName, normalized);
-  if (families & FAMILY.tampering) detectTampering(t, normalized);
-  if (families & FAMILY.sideEffects) detectSideEffects(t, normalized);
-  if (families & FAMILY.commands) detectCommands(t, normalized);
-  if (families & FAMILY.manipulation) detectManipulation(t, normalized);
+  // The literal gate skips every phrase pattern whose required words are absent.
+  const literals = gate ? new LiteralsIn(t) : undefined;
+  detectOverride(t, normalized, true, literals);
+  detectConcealment(t, normalized, literals);
+  detectExfiltration(t, normalized, literals);
+  detectSideChannel(t, site.kind.startsWith("schema-"), normalized, literals);
+  detectShadowing(t, site.toolName, normalized, literals);
+  detectTampering(t, normalized, literals);
+  detectSideEffects(t, normalized, literals);
+  detectCommands(t, normalized, literals);
+  detectManipulation(t, normalized, literals);
   detectInvisible(text, original, site, depth, gate);
   detectFenced(text, original);
   if (depth < MAX_DECODE_DEPTH) detectEncoded(text, original, site, depth, gate);

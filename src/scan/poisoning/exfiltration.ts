@@ -3,6 +3,7 @@
  * URL, and parameters the model is asked to fill with its conversation, prompt or secrets.
  */
 import { ANY_MARKER, OUTSIDE_DESTINATION, SECRET_NOUN, SECRET_PATH, URL } from "./cues.js";
+import { gatePatterns, type LiteralsIn } from "./literal-gate.js";
 import { isDefensive, isNegated, type PhraseRule, runRules, sentenceAround } from "./rules.js";
 import type { RawHit } from "./types.js";
 
@@ -140,8 +141,8 @@ export const SIDE_CHANNEL_RULES: readonly PhraseRule[] = [
 const CONTENTS_OF_SECRET = new RegExp(`\\bcontents? of\\b[^\\n]{0,30}?${SECRET_PATH}`, "gi");
 
 /** Run the exfiltration family over the matching text. */
-export function detectExfiltration(text: string, hits: RawHit[]): void {
-  runRules(EXFILTRATION_RULES, text, hits);
+export function detectExfiltration(text: string, hits: RawHit[], literals?: LiteralsIn): void {
+  runRules(EXFILTRATION_RULES, text, hits, literals);
 }
 
 const SCHEMA_SIDE_CHANNEL_RULES: readonly PhraseRule[] = [
@@ -153,7 +154,18 @@ const SCHEMA_SIDE_CHANNEL_RULES: readonly PhraseRule[] = [
 ];
 
 /** Run the side-channel family; schema texts also get the "contents of <secret file>" rule. */
-export function detectSideChannel(text: string, inSchema: boolean, hits: RawHit[]): void {
-  runRules(SIDE_CHANNEL_RULES, text, hits);
-  if (inSchema) runRules(SCHEMA_SIDE_CHANNEL_RULES, text, hits);
+export function detectSideChannel(
+  text: string,
+  inSchema: boolean,
+  hits: RawHit[],
+  literals?: LiteralsIn,
+): void {
+  runRules(SIDE_CHANNEL_RULES, text, hits, literals);
+  if (inSchema) runRules(SCHEMA_SIDE_CHANNEL_RULES, text, hits, literals);
 }
+
+gatePatterns(
+  [...EXFILTRATION_RULES, ...SIDE_CHANNEL_RULES, ...SCHEMA_SIDE_CHANNEL_RULES].map(
+    (rule) => rule.pattern,
+  ),
+);

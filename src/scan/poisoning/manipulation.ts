@@ -5,6 +5,7 @@
  * first", "IMPORTANT: dates are ISO 8601") carries neither and is not flagged.
  */
 import { PRETEXT } from "./cues.js";
+import { gatePatterns, type LiteralsIn } from "./literal-gate.js";
 import { type PhraseRule, runRules } from "./rules.js";
 import type { RawHit } from "./types.js";
 
@@ -41,6 +42,8 @@ export const MANIPULATION_RULES: readonly PhraseRule[] = [
 ];
 
 /** Run the manipulation family over the matching text. */
-export function detectManipulation(text: string, hits: RawHit[]): void {
-  runRules(MANIPULATION_RULES, text, hits);
+export function detectManipulation(text: string, hits: RawHit[], literals?: LiteralsIn): void {
+  runRules(MANIPULATION_RULES, text, hits, literals);
 }
+
+gatePatterns(MANIPULATION_RULES.map((rule) => rule.pattern));

@@ -3,6 +3,8 @@
  * role hijacks, chat-template markup, and all-caps "SYSTEM UPDATE:" banners that issue
  * orders.
  */
+
+import { gatePatterns, type LiteralsIn } from "./literal-gate.js";
 import { normalizeText } from "./normalize.js";
 import { type PhraseRule, runRules } from "./rules.js";
 import type { RawHit } from "./types.js";
@@ -107,8 +109,14 @@ function isBanner(label: string): boolean {
 }
 
 /** Run the override family over the matching text. */
-export function detectOverride(text: string, hits: RawHit[], phrases = true): void {
-  if (phrases) runRules(OVERRIDE_RULES, text, hits);
+export function detectOverride(
+  text: string,
+  hits: RawHit[],
+  phrases = true,
+  literals?: LiteralsIn,
+): void {
+  if (phrases) runRules(OVERRIDE_RULES, text, hits, literals);
+  if (literals !== undefined && !literals.allows(BANNER)) return;
   BANNER.lastIndex = 0;
   let count = 0;
   for (;;) {
@@ -136,3 +144,5 @@ export const BANNER_PATTERNS: readonly RegExp[] = [
   BANNER_WORD,
   ORDER_AFTER_BANNER,
 ];
+
+gatePatterns([...OVERRIDE_RULES.map((rule) => rule.pattern), BANNER]);

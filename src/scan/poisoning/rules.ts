@@ -1,3 +1,4 @@
+import type { LiteralsIn } from "./literal-gate.js";
 import type { InjectionSignal, RawHit } from "./types.js";
 
 /**
@@ -18,10 +19,19 @@ export interface PhraseRule {
 /** At most this many hits per rule and text: a repeated phrase is one story, not a flood. */
 export const MAX_HITS_PER_RULE = 8;
 
-/** Run `rules` over `text` and collect hits. */
-export function runRules(rules: readonly PhraseRule[], text: string, hits: RawHit[]): void {
+/**
+ * Run `rules` over `text` and collect hits. With `literals`, a rule whose required
+ * literals are absent from the text is skipped (it cannot match).
+ */
+export function runRules(
+  rules: readonly PhraseRule[],
+  text: string,
+  hits: RawHit[],
+  literals?: LiteralsIn,
+): void {
   for (const rule of rules) {
     const pattern = rule.pattern;
+    if (literals !== undefined && !literals.allows(pattern)) continue;
     pattern.lastIndex = 0;
     let count = 0;
     for (;;) {

@@ -3,6 +3,7 @@
  * (shadowing), a working tool declared disabled for a pretext so the model calls another
  * (redirection), and orders to rewrite the user's arguments (parameter tampering).
  */
+import { gatePatterns, type LiteralsIn } from "./literal-gate.js";
 import { type PhraseRule, runRules, sentenceAround } from "./rules.js";
 import type { RawHit } from "./types.js";
 
@@ -99,11 +100,17 @@ export const TAMPERING_RULES: readonly PhraseRule[] = [
 ];
 
 /** Run the shadowing and redirection checks over the matching text. */
-export function detectShadowing(text: string, toolName: string | undefined, hits: RawHit[]): void {
+export function detectShadowing(
+  text: string,
+  toolName: string | undefined,
+  hits: RawHit[],
+  literals?: LiteralsIn,
+): void {
   const own = toolName?.toLowerCase();
   SHADOW.lastIndex = 0;
   let count = 0;
-  for (;;) {
+  const mayShadow = literals === undefined || literals.allows(SHADOW);
+  for (; mayShadow; ) {
     const match = SHADOW.exec(text);
     if (match === null || count >= 8) break;
     const quoted = "`'\"’”".includes(match[0][0]!);
@@ -119,6 +126,7 @@ export function detectShadowing(text: string, toolName: string | undefined, hits
     count++;
   }
 
+  if (literals !== undefined && !literals.allows(CLAIM)) return;
   CLAIM.lastIndex = 0;
   const claims: number[] = [];
   for (;;) {
@@ -153,9 +161,11 @@ export function detectShadowing(text: string, toolName: string | undefined, hits
 }
 
 /** Run the parameter-tampering rules over the matching text. */
-export function detectTampering(text: string, hits: RawHit[]): void {
-  runRules(TAMPERING_RULES, text, hits);
+export function detectTampering(text: string, hits: RawHit[], literals?: LiteralsIn): void {
+  runRules(TAMPERING_RULES, text, hits, literals);
 }
 
 /** The patterns of this family, for the linear-time lint test. */
 export const SHADOWING_PATTERNS: readonly RegExp[] = [SHADOW, CLAIM, REDIRECT, REDIRECT_PRETEXT];
+
+gatePatterns([SHADOW, CLAIM, ...TAMPERING_RULES.map((rule) => rule.pattern)]);

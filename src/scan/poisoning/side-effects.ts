@@ -3,6 +3,7 @@
  * data wiped on the model's order, shell start-up files edited.
  */
 import { ANY_MARKER, DIRECTIVE, OUTSIDE_DESTINATION, SIDE_MARKER } from "./cues.js";
+import { gatePatterns, type LiteralsIn } from "./literal-gate.js";
 import { isNegated, type PhraseRule, runRules, sentenceAround } from "./rules.js";
 import type { RawHit } from "./types.js";
 
@@ -57,6 +58,8 @@ export const SIDE_EFFECT_RULES: readonly PhraseRule[] = [
 ];
 
 /** Run the side-effect family over the matching text. */
-export function detectSideEffects(text: string, hits: RawHit[]): void {
-  runRules(SIDE_EFFECT_RULES, text, hits);
+export function detectSideEffects(text: string, hits: RawHit[], literals?: LiteralsIn): void {
+  runRules(SIDE_EFFECT_RULES, text, hits, literals);
 }
+
+gatePatterns(SIDE_EFFECT_RULES.map((rule) => rule.pattern));

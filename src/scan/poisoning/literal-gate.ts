@@ -1,0 +1,404 @@
+/**
+ * A per-pattern literal gate: before a phrase pattern runs on a text, check that the
+ * literals every match of it must contain are there. The literals are read off the
+ * pattern source itself (no hand-kept trigger lists to drift), as a conjunction of
+ * clauses, each clause a set of alternatives: `\bsilently\s(?:forward|send)` needs
+ * "silently" and one of "forward" / "send". One pass of an Aho-Corasick automaton over
+ * the text finds every literal of every registered pattern, so a text pays for one scan
+ * instead of one regular-expression run per rule; a pattern whose clauses are not all met
+ * cannot match and is skipped. Over-approximating is always safe, so every construct the
+ * reader does not understand simply adds no clause.
+ *
+ * Matching is ASCII case-insensitive, as patterns with the `i` flag (and without `u`)
+ * match: an ASCII pattern letter only matches an ASCII letter. A literal holding a
+ * non-ASCII character counts as present whenever the text holds any non-ASCII character.
+ */
+
+/** A conjunction of clauses; each clause is satisfied by any one of its literals (lower case). */
+export type LiteralClauses = readonly (readonly string[])[];
+
+interface Item {
+  kind: "char" | "group" | "other";
+  char?: string;
+  branches?: Item[][];
+  min: number;
+}
+
+/** Parse a pattern source into alternatives of items; unknown constructs become `other`. */
+function parse(source: string): Item[][] {
+  let i = 0;
+  const alternation = (): Item[][] => {
+    const branches: Item[][] = [[]];
+    while (i < source.length) {
+      const c = source[i]!;
+      if (c === ")") return branches;
+      if (c === "|") {
+        branches.push([]);
+        i++;
+        continue;
+      }
+      const items = branches[branches.length - 1]!;
+      items.push(atom());
+      quantifier(items);
+    }
+    return branches;
+  };
+  const atom = (): Item => {
+    const c = source[i]!;
+    if (c === "\\") return escaped();
+    if (c === "[") {
+      i++;
+      if (source[i] === "^") i++;
+      if (source[i] === "]") i++;
+      while (i < source.length && source[i] !== "]") i += source[i] === "\\" ? 2 : 1;
+      i++;
+      return { kind: "other", min: 1 };
+    }
+    if (c === "(") {
+      i++;
+      let look = false;
+      if (source[i] === "?") {
+        const next = source[i + 1];
+        if (next === ":") i += 2;
+        else if (next === "=" || next === "!") {
+          look = true;
+          i += 2;
+        } else if (next === "<" && (source[i + 2] === "=" || source[i + 2] === "!")) {
+          look = true;
+          i += 3;
+        } else if (next === "<") {
+          const close = source.indexOf(">", i);
+          i = close === -1 ? source.length : close + 1;
+        } else look = true;
+      }
+      const branches = alternation();
+      i++; // ")"
+      return look ? { kind: "other", min: 1 } : { kind: "group", branches, min: 1 };
+    }
+    i++;
+    if (c === "." || c === "^" || c === "$") return { kind: "other", min: 1 };
+    return { kind: "char", char: c, min: 1 };
+  };
+  const escaped = (): Item => {
+    const e = source[i + 1] ?? "";
+    i += 2;
+    const control: Record<string, string> = { n: "\n", t: "\t", r: "\r", f: "\f", v: "\v" };
+    if (control[e] !== undefined) return { kind: "char", char: control[e], min: 1 };
+    if (e === "x" && /^[0-9A-Fa-f]{2}$/.test(source.slice(i, i + 2))) {
+      i += 2;
+      return {
+        kind: "char",
+        char: String.fromCharCode(Number.parseInt(source.slice(i - 2, i), 16)),
+        min: 1,
+      };
+    }
+    if (e === "u" && /^[0-9A-Fa-f]{4}$/.test(source.slice(i, i + 4))) {
+      i += 4;
+      return {
+        kind: "char",
+        char: String.fromCharCode(Number.parseInt(source.slice(i - 4, i), 16)),
+        min: 1,
+      };
+    }
+    // Classes (\s \w \d ...), assertions (\b), back-references, \c, \p: no literal.
+    if (/[A-Za-z0-9]/.test(e)) return { kind: "other", min: 1 };
+    return { kind: "char", char: e, min: 1 };
+  };
+  const quantifier = (items: Item[]): void => {
+    const c = source[i];
+    let min: number | undefined;
+    if (c === "*" || c === "?") min = 0;
+    else if (c === "+") min = 1;
+    else if (c === "{") {
+      const m = /^\{(\d+)(?:,\d*)?\}/.exec(source.slice(i));
+      if (m === null) return; // a literal "{"
+      min = Number(m[1]);
+      i += m[0].length - 1;
+    } else return;
+    i++;
+    if (source[i] === "?") i++; // lazy
+    const last = items[items.length - 1]!;
+    // A repeated character is still required once, but it ends the literal run.
+    items[items.length - 1] = { ...last, min: Math.min(min, 1) };
+    if (last.kind === "char" && min >= 1) items.push({ kind: "other", min: 1 });
+  };
+  return alternation();
+}
+
+/** Rank a clause: longer shortest literal first, then fewer literals. */
+function better(a: readonly string[], b: readonly string[]): boolean {
+  const ma = Math.min(...a.map((s) => s.length));
+  const mb = Math.min(...b.map((s) => s.length));
+  return ma !== mb ? ma > mb : a.length < b.length;
+}
+
+function clausesOfAlternation(branches: Item[][]): string[][] {
+  if (branches.length === 1) return clausesOfSequence(branches[0]!);
+  const union = new Set<string>();
+  for (const branch of branches) {
+    const clauses = clausesOfSequence(branch);
+    if (clauses.length === 0) return [];
+    let best = clauses[0]!;
+    for (const clause of clauses) if (better(clause, best)) best = clause;
+    for (const literal of best) union.add(literal);
+  }
+  return [[...union]];
+}
+
+function clausesOfSequence(items: Item[]): string[][] {
+  const clauses: string[][] = [];
+  let run = "";
+  const flush = () => {
+    if (run !== "") clauses.push([run]);
+    run = "";
+  };
+  for (const item of items) {
+    if (item.kind === "char" && item.min >= 1) {
+      run += item.char!.toLowerCase();
+      continue;
+    }
+    flush();
+    if (item.kind === "group" && item.min >= 1)
+      clauses.push(...clausesOfAlternation(item.branches!));
+  }
+  flush();
+  return clauses;
+}
+
+/**
+ * The literals every match of `pattern` contains, as a conjunction of clauses (lower
+ * case). An empty list means the pattern constrains nothing the gate can check.
+ *
+ * @example
+ * ```ts
+ * import { requiredLiterals } from "./literal-gate.js";
+ * console.log(requiredLiterals(/\bsilently\s(?:forward|send)\b/gi)); // [["silently"], ["forward", "send"]]
+ * ```
+ */
+export function requiredLiterals(pattern: RegExp): LiteralClauses {
+  if (pattern.unicode || pattern.flags.includes("v")) return [];
+  return clausesOfAlternation(parse(pattern.source));
+}
+
+/**
+ * The clauses worth checking: one- and two-character literals ("a", "to", ":") occur in
+ * almost every text and would make the scan stop at every other character, so a clause
+ * holding one is dropped (dropping a clause only lets more patterns run), unless it is all
+ * the pattern has.
+ */
+function selective(clauses: LiteralClauses): LiteralClauses {
+  const strong = clauses.filter((clause) => clause.every((literal) => literal.length >= 3));
+  return strong.length > 0 ? strong : clauses;
+}
+
+/** Character classes of the automaton: 0 is "no literal has this character". */
+const CLASS_OF = new Uint8Array(128);
+
+interface Automaton {
+  /** `next[state * classes + class]`. */
+  next: Int32Array;
+  classes: number;
+  /** For each state, the literal ids it completes (its own and through suffix links). */
+  ends: Int32Array[];
+  /** 1 for states that complete at least one literal. */
+  accepting: Uint8Array;
+  /** For each literal id, the ids of the clauses it satisfies. */
+  clausesOf: Int32Array[];
+  /** Ids of literals holding a non-ASCII character. */
+  nonAscii: number[];
+  /** `seen[id] === stamp` when literal `id` occurs in the text scanned under `stamp`. */
+  seen: Int32Array;
+  /** `met[clause] === stamp` when a literal of the clause occurs in that text. */
+  met: Int32Array;
+  /** The clause ids of each registered pattern. */
+  gates: Map<RegExp, Int32Array>;
+}
+
+const pending: RegExp[] = [];
+const known: RegExp[] = [];
+let automaton: Automaton | undefined;
+
+/**
+ * Register patterns the gate should know; their literals are read and the automaton is
+ * built on first use. An unregistered pattern is always allowed to run.
+ *
+ * @example
+ * ```ts
+ * import { gatePatterns } from "./literal-gate.js";
+ * gatePatterns([/\bignore previous\b/gi]);
+ * ```
+ */
+export function gatePatterns(patterns: readonly RegExp[]): void {
+  for (const p of patterns) pending.push(p);
+  automaton = undefined;
+}
+
+function build(): Automaton {
+  for (const pattern of pending.splice(0)) known.push(pattern);
+  const literalIds = new Map<string, number>();
+  const clauseLiterals: number[][] = [];
+  const gates = new Map<RegExp, Int32Array>();
+  for (const pattern of known) {
+    const ids: number[] = [];
+    for (const clause of selective(requiredLiterals(pattern))) {
+      const literals = clause.map((literal) => {
+        let id = literalIds.get(literal);
+        if (id === undefined) {
+          id = literalIds.size;
+          literalIds.set(literal, id);
+        }
+        return id;
+      });
+      ids.push(clauseLiterals.length);
+      clauseLiterals.push(literals);
+    }
+    gates.set(pattern, new Int32Array(ids));
+  }
+  const clausesOf: number[][] = Array.from({ length: literalIds.size }, () => []);
+  clauseLiterals.forEach((literals, clause) => {
+    for (const id of literals) clausesOf[id]!.push(clause);
+  });
+  // Alphabet: every ASCII character some literal uses gets its own class.
+  CLASS_OF.fill(0);
+  let classes = 1;
+  const nonAscii: number[] = [];
+  for (const [literal, id] of literalIds) {
+    let ascii = true;
+    for (let k = 0; k < literal.length; k++) {
+      const c = literal.charCodeAt(k);
+      if (c >= 128) ascii = false;
+      else if (CLASS_OF[c] === 0) CLASS_OF[c] = classes++;
+    }
+    if (!ascii) nonAscii.push(id);
+  }
+  for (let c = 0x41; c <= 0x5a; c++) CLASS_OF[c] = CLASS_OF[c + 0x20]!;
+  // Trie of the ASCII literals.
+  const goto: number[][] = [new Array(classes).fill(-1)];
+  const own: number[][] = [[]];
+  for (const [literal, id] of literalIds) {
+    if (nonAscii.includes(id)) continue;
+    let state = 0;
+    for (let k = 0; k < literal.length; k++) {
+      const cls = CLASS_OF[literal.charCodeAt(k)]!;
+      let to = goto[state]![cls]!;
+      if (to === -1) {
+        to = goto.length;
+        goto.push(new Array(classes).fill(-1));
+        own.push([]);
+        goto[state]![cls] = to;
+      }
+      state = to;
+    }
+    own[state]!.push(id);
+  }
+  // Breadth-first: suffix links, full transition table, inherited ends.
+  const states = goto.length;
+  const next = new Int32Array(states * classes);
+  const fail = new Int32Array(states);
+  const ends: Int32Array[] = new Array(states);
+  ends[0] = new Int32Array(own[0]!);
+  const queue: number[] = [];
+  for (let cls = 1; cls < classes; cls++) {
+    const to = goto[0]![cls]!;
+    next[cls] = to === -1 ? 0 : to;
+    if (to !== -1) queue.push(to);
+  }
+  for (let q = 0; q < queue.length; q++) {
+    const state = queue[q]!;
+    ends[state] = new Int32Array([...own[state]!, ...ends[fail[state]!]!]);
+    for (let cls = 1; cls < classes; cls++) {
+      const to = goto[state]![cls]!;
+      if (to === -1) next[state * classes + cls] = next[fail[state]! * classes + cls]!;
+      else {
+        next[state * classes + cls] = to;
+        fail[to] = next[fail[state]! * classes + cls]!;
+        queue.push(to);
+      }
+    }
+  }
+  const accepting = new Uint8Array(states);
+  for (let state = 0; state < states; state++) accepting[state] = ends[state]!.length > 0 ? 1 : 0;
+  return {
+    next,
+    classes,
+    ends,
+    accepting,
+    clausesOf: clausesOf.map((list) => new Int32Array(list)),
+    nonAscii,
+    seen: new Int32Array(literalIds.size),
+    met: new Int32Array(clauseLiterals.length),
+    gates,
+  };
+}
+
+/** Stamp of the latest scan (see {@link LiteralsIn}). */
+let stamp = 0;
+
+/**
+ * Which registered literals occur in one text; {@link LiteralsIn.allows} says whether a
+ * registered pattern can match it at all.
+ *
+ * @example
+ * ```ts
+ * import { gatePatterns, LiteralsIn } from "./literal-gate.js";
+ * const rule = /\bignore previous\b/gi;
+ * gatePatterns([rule]);
+ * console.log(new LiteralsIn("Repository owner").allows(rule)); // false
+ * ```
+ */
+export class LiteralsIn {
+  /**
+   * The scan this object reads. The presence tables are shared and reused by the next
+   * scan, so an object whose stamp is no longer current allows everything (always safe).
+   */
+  private readonly stamp: number;
+  private readonly automaton: Automaton;
+
+  constructor(text: string) {
+    automaton ??= build();
+    const a = automaton;
+    this.automaton = a;
+    if (stamp === 0x7fffffff) {
+      a.seen.fill(0);
+      a.met.fill(0);
+      stamp = 0;
+    }
+    const mark = ++stamp;
+    this.stamp = mark;
+    const { next, classes, ends, accepting, seen } = a;
+    let state = 0;
+    let sawNonAscii = false;
+    for (let k = 0; k < text.length; k++) {
+      const c = text.charCodeAt(k);
+      let cls = 0;
+      if (c < 128) cls = CLASS_OF[c]!;
+      else sawNonAscii = true;
+      state = next[state * classes + cls]!;
+      if (accepting[state] === 1) {
+        const done = ends[state]!;
+        for (let e = 0; e < done.length; e++) {
+          const id = done[e]!;
+          if (seen[id] !== mark) this.meet(id);
+        }
+      }
+    }
+    if (sawNonAscii) for (const id of a.nonAscii) if (seen[id] !== mark) this.meet(id);
+  }
+
+  private meet(id: number): void {
+    const { seen, met, clausesOf } = this.automaton;
+    seen[id] = this.stamp;
+    const clauses = clausesOf[id]!;
+    for (let k = 0; k < clauses.length; k++) met[clauses[k]!] = this.stamp;
+  }
+
+  /** False only when `pattern` is registered and some clause of its literals is absent. */
+  allows(pattern: RegExp): boolean {
+    if (this.stamp !== stamp || this.automaton !== automaton) return true;
+    const gate = this.automaton.gates.get(pattern);
+    if (gate === undefined) return true;
+    const met = this.automaton.met;
+    for (let k = 0; k < gate.length; k++) if (met[gate[k]!] !== this.stamp) return false;
+    return true;
+  }
+}

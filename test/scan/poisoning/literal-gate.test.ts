@@ -1,0 +1,154 @@
+/**
+ * The literal gate may only skip a pattern that cannot match: for every phrase pattern
+ * and every text, a match implies the gate allows the pattern. Checked on the corpora,
+ * on the detector's own vocabulary, on each pattern's own literals, and on arbitrary text.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { COMMAND_RULES } from "../../../src/scan/poisoning/commands.js";
+import { CONCEALMENT_RULES } from "../../../src/scan/poisoning/concealment.js";
+import "../../../src/scan/poisoning/detect.js";
+import {
+  EXFILTRATION_RULES,
+  SIDE_CHANNEL_RULES,
+} from "../../../src/scan/poisoning/exfiltration.js";
+import { LiteralsIn, requiredLiterals } from "../../../src/scan/poisoning/literal-gate.js";
+import { MANIPULATION_RULES } from "../../../src/scan/poisoning/manipulation.js";
+import { normalizeText } from "../../../src/scan/poisoning/normalize.js";
+import { BANNER_PATTERNS, OVERRIDE_RULES } from "../../../src/scan/poisoning/override.js";
+import { SHADOWING_PATTERNS, TAMPERING_RULES } from "../../../src/scan/poisoning/shadowing.js";
+import { SIDE_EFFECT_RULES } from "../../../src/scan/poisoning/side-effects.js";
+import { corpusPath, describeCorpus } from "../../helpers/corpus.js";
+import { HELD_OUT_BENIGN } from "./held-out-benign.js";
+
+const PATTERNS = [
+  ...[
+    ...COMMAND_RULES,
+    ...CONCEALMENT_RULES,
+    ...EXFILTRATION_RULES,
+    ...SIDE_CHANNEL_RULES,
+    ...MANIPULATION_RULES,
+    ...OVERRIDE_RULES,
+    ...TAMPERING_RULES,
+    ...SIDE_EFFECT_RULES,
+  ].map((rule) => rule.pattern),
+  ...BANNER_PATTERNS,
+  ...SHADOWING_PATTERNS,
+];
+
+function matches(pattern: RegExp, text: string): boolean {
+  const copy = new RegExp(pattern.source, pattern.flags.replace("g", ""));
+  return copy.test(text);
+}
+
+/** Every pattern that matches the matching form of `raw` is allowed by the gate. */
+function sound(raw: string): void {
+  const text = normalizeText(raw).text;
+  const literals = new LiteralsIn(text);
+  for (const pattern of PATTERNS) {
+    if (matches(pattern, text))
+      expect(literals.allows(pattern), `${pattern.source} on ${text}`).toBe(true);
+  }
+}
+
+describe("requiredLiterals reads the literals a match must hold", () => {
+  it("a sequence of words and alternations", () => {
+    expect(requiredLiterals(/\bsilently\s(?:forward|send)\b/gi)).toEqual([
+      ["silently"],
+      ["forward", "send"],
+    ]);
+  });
+  it("optional parts, classes and repeated characters add nothing", () => {
+    expect(requiredLiterals(/\battacker'?s?\b[^\n]{0,40}x+y/gi)).toEqual([
+      ["attacker"],
+      ["x"],
+      ["y"],
+    ]);
+    expect(requiredLiterals(/(?:a|b)?[xyz]{2,4}/g)).toEqual([]);
+  });
+  it("a top-level alternation needs one literal of each branch", () => {
+    expect(requiredLiterals(/\bcurl\b|\/dev\/tcp\/|\biex\s?\(/gi)).toEqual([
+      ["curl", "/dev/tcp/", "iex"],
+    ]);
+  });
+  it("a branch without literals leaves the alternation unconstrained", () => {
+    expect(requiredLiterals(/abc|[a-z]{3}/gi)).toEqual([]);
+  });
+  it("escapes read as the character they stand for; lookarounds add nothing", () => {
+    expect(requiredLiterals(/\.env\x21(?!\w)\u0041/g)).toEqual([[".env!"], ["a"]]);
+  });
+  it("a unicode-mode pattern is left unconstrained", () => {
+    expect(requiredLiterals(/secret/u)).toEqual([]);
+  });
+});
+
+describe("the gate never skips a pattern that matches", () => {
+  it("on every phrase pattern's own literals", () => {
+    for (const pattern of PATTERNS) {
+      const words = requiredLiterals(pattern).flat();
+      sound(words.join(" "));
+    }
+  });
+
+  it("on the held-out benign texts", () => {
+    for (const text of HELD_OUT_BENIGN) sound(text);
+  });
+
+  it("on text built from the patterns' literals and punctuation", () => {
+    const vocabulary = [
+      ...new Set(PATTERNS.flatMap((p) => requiredLiterals(p).flat())),
+      " ",
+      "\n",
+      ": ",
+      "'",
+      "`",
+      "~/.ssh/id_rsa",
+      "https://x.example/a?q={conversation}",
+      "a@b.example",
+      "IGNORE",
+      "SYSTEM UPDATE: you must ",
+      "1%",
+      "$5",
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...vocabulary), { maxLength: 16 }), (parts) =>
+        sound(parts.join(" ")),
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it("on arbitrary strings, upper case and non-ASCII included", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 120, unit: "binary" }), (s) => {
+        sound(s);
+        sound(s.toUpperCase());
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describeCorpus("the gate never skips a pattern that matches a corpus text", () => {
+  it("on every airlock-mcptox, MCP-SafetyBench and guardbench text", () => {
+    const texts: string[] = [];
+    const mcptox = JSON.parse(readFileSync(corpusPath("airlock-mcptox", "fixtures.json"), "utf8"));
+    for (const f of mcptox.fixtures as { description: string }[]) texts.push(f.description);
+    for (const line of readFileSync(
+      corpusPath("mcp-safetybench", "derived-tool-descriptions.jsonl"),
+      "utf8",
+    )
+      .trim()
+      .split("\n")) {
+      texts.push((JSON.parse(line) as { description: string }).description);
+    }
+    for (const bucket of ["attacks", "benign"]) {
+      for (const f of readdirSync(corpusPath("mcp-guardbench", "cases", bucket))) {
+        texts.push(readFileSync(corpusPath("mcp-guardbench", "cases", bucket, f), "utf8"));
+      }
+    }
+    expect(texts.length).toBeGreaterThan(100);
+    for (const text of texts) sound(text);
+  });
+});
