@@ -1,7 +1,33 @@
+import { type Command, Option } from "commander";
 import { defaultSection, readClientConfig } from "../config/client-config.js";
 import { wrappedCommand } from "../config/wrap.js";
 import { DEFAULT_SERVER, type PinFile } from "../pins/pin-file.js";
 import type { ToolSource } from "./connect.js";
+import { parseOutputFormat, positiveInteger } from "./output.js";
+
+/**
+ * The options every command that lists a server shares: where the tools come from
+ * (`-- COMMAND ARGS`, `--url` with `--header`, `--from`), `--output`, and the listing
+ * limits. Command-specific options (`--pins`, `--server`, `--config`, ...) stay with the
+ * command, since their help differs.
+ */
+export function addServerSourceOptions(command: Command): Command {
+  return command
+    .option("--url <url>", "a Streamable HTTP server")
+    .option("--header <header...>", 'HTTP header for --url, "Name: value"')
+    .option("--from <file>", "a saved tools/list answer instead of a live server")
+    .addOption(
+      new Option("--output <format>", "text or json").default("text").argParser(parseOutputFormat),
+    )
+    .option("--max-pages <n>", "page cap per listing", positiveInteger, 100)
+    .option(
+      "--timeout <ms>",
+      "per-request timeout when talking to a server",
+      positiveInteger,
+      30_000,
+    )
+    .argument("[command...]", "server command line after --");
+}
 
 /** One server a command works on: its pin-file section and where its tools come from. */
 export interface Target {

@@ -1,17 +1,15 @@
-import { type Command, Option } from "commander";
+import type { Command } from "commander";
 import { DEFAULT_PIN_FILE, guardFromPinFile, readPinFile } from "../../pins/pin-file.js";
 import { listToolsFrom } from "../connect.js";
-import {
-  type OutputFormat,
-  paletteFor,
-  parseOutputFormat,
-  positiveInteger,
-  printable,
-  progressLine,
-  writeJson,
-} from "../output.js";
+import { type OutputFormat, paletteFor, printable, progressLine, writeJson } from "../output.js";
 import { type ListingReview, renderToolReview, reviewListing, toolReviewJson } from "../review.js";
-import { describeSource, resolveTargets, type Target, type TargetOptions } from "../targets.js";
+import {
+  addServerSourceOptions,
+  describeSource,
+  resolveTargets,
+  type Target,
+  type TargetOptions,
+} from "../targets.js";
 
 /** Exit codes of `airlock check` (identical for text and JSON output). */
 export const CHECK_EXIT = {
@@ -51,7 +49,7 @@ interface ServerCheck {
  * ```
  */
 export function registerCheck(program: Command): void {
-  program
+  const command = program
     .command("check")
     // Usage errors must reach main() (exit 2), not exit the process with commander's 1.
     .exitOverride()
@@ -61,21 +59,8 @@ export function registerCheck(program: Command): void {
     .usage("[options] [-- COMMAND ARGS...]")
     .option("--pins <file>", "pin file", DEFAULT_PIN_FILE)
     .option("--server <name>", "pin-file section (default: the only one, or every recorded server)")
-    .option("--url <url>", "a Streamable HTTP server")
-    .option("--header <header...>", 'HTTP header for --url, "Name: value"')
-    .option("--from <file>", "a saved tools/list answer instead of a live server")
-    .option("--config <path>", "check every server of an MCP client config")
-    .addOption(
-      new Option("--output <format>", "text or json").default("text").argParser(parseOutputFormat),
-    )
-    .option("--max-pages <n>", "page cap per listing", positiveInteger, 100)
-    .option(
-      "--timeout <ms>",
-      "per-request timeout when talking to a server",
-      positiveInteger,
-      30_000,
-    )
-    .argument("[command...]", "server command line after --")
+    .option("--config <path>", "check every server of an MCP client config");
+  addServerSourceOptions(command)
     .addHelpText(
       "after",
       `

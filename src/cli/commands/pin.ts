@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { type Command, Option } from "commander";
+import type { Command } from "commander";
 import { ToolDefinitionPinGuard } from "../../pins/guard.js";
 import {
   DEFAULT_PIN_FILE,
@@ -15,8 +15,6 @@ import {
   type OutputFormat,
   type Palette,
   paletteFor,
-  parseOutputFormat,
-  positiveInteger,
   printable,
   progressLine,
   writeJson,
@@ -24,6 +22,7 @@ import {
 import { askLine, closePrompt } from "../prompt.js";
 import { renderToolReview, reviewListing, type ToolReview, toolReviewJson } from "../review.js";
 import {
+  addServerSourceOptions,
   describeSource,
   resolveTargets,
   sourceRecord,
@@ -88,7 +87,7 @@ interface SectionResult {
  * ```
  */
 export function registerPin(program: Command): void {
-  program
+  const command = program
     .command("pin")
     // Usage errors must reach main() (exit 2), not exit the process with commander's 1.
     .exitOverride()
@@ -96,9 +95,6 @@ export function registerPin(program: Command): void {
     .usage("[options] [-- COMMAND ARGS...]")
     .option("--pins <file>", "pin file to create or update", DEFAULT_PIN_FILE)
     .option("--server <name>", 'pin-file section (default: the only one, else "default")')
-    .option("--url <url>", "a Streamable HTTP server")
-    .option("--header <header...>", 'HTTP header for --url, "Name: value"')
-    .option("--from <file>", "a saved tools/list answer instead of a live server")
     .option("--config <path>", "pin every server of an MCP client config (one section each)")
     .option("-y, --yes", "approve new tools without asking (for scripts)")
     .option(
@@ -106,18 +102,8 @@ export function registerPin(program: Command): void {
       "with --yes: accept these changed tools (the diff is still shown)",
     )
     .option("--prune", "remove pins of tools the server no longer lists")
-    .option("--policy <name>", "scan-tools policy for the findings shown", "permissive")
-    .addOption(
-      new Option("--output <format>", "text or json").default("text").argParser(parseOutputFormat),
-    )
-    .option("--max-pages <n>", "page cap per listing", positiveInteger, 100)
-    .option(
-      "--timeout <ms>",
-      "per-request timeout when talking to a server",
-      positiveInteger,
-      30_000,
-    )
-    .argument("[command...]", "server command line after --")
+    .option("--policy <name>", "scan-tools policy for the findings shown", "permissive");
+  addServerSourceOptions(command)
     .addHelpText(
       "after",
       `
