@@ -145,46 +145,42 @@ export function inferCapabilities(
   }
 
   const caps: InferredCapability[] = [];
-  const add = (capability: string, source: InferredCapability["source"], why: string) => {
-    if (!caps.some((c) => c.capability === capability))
-      caps.push({ capability, source, evidence: why });
-  };
   const access = chosen?.access ?? null;
   for (const [domain, why] of evidence.domains) {
     const source = why.startsWith("argument ") ? "argument" : "name";
     switch (domain) {
       case "fs":
-        add(`fs.${access === "exec" ? "write" : (access ?? "write")}`, source, why);
+        addCapability(caps, `fs.${access === "exec" ? "write" : (access ?? "write")}`, source, why);
         break;
       case "db":
-        add(access === "read" ? "db.read" : "db.write", source, why);
+        addCapability(caps, access === "read" ? "db.read" : "db.write", source, why);
         break;
       case "message":
-        add(access === "read" ? "message.read" : "message.send", source, why);
+        addCapability(caps, access === "read" ? "message.read" : "message.send", source, why);
         break;
       case "net":
-        add("net.outbound", source, why);
+        addCapability(caps, "net.outbound", source, why);
         break;
       case "socket":
-        add("net.socket", source, why);
+        addCapability(caps, "net.socket", source, why);
         break;
       case "exec":
-        add("exec.command", source, why);
+        addCapability(caps, "exec.command", source, why);
         break;
       case "secrets":
-        add("secrets.read", source, why);
+        addCapability(caps, "secrets.read", source, why);
         break;
     }
   }
   if (chosen?.access === "exec" && evidence.domains.size === 0)
-    add("exec.command", chosen.source, chosen.evidence);
-  if (openWorld === true) add("net.outbound", "annotation", "openWorldHint: true");
+    addCapability(caps, "exec.command", chosen.source, chosen.evidence);
+  if (openWorld === true) addCapability(caps, "net.outbound", "annotation", "openWorldHint: true");
   if (caps.length === 0 && chosen) {
     const state = chosen.access === "exec" ? "write" : chosen.access;
-    add(`state.${state}`, chosen.source, chosen.evidence);
+    addCapability(caps, `state.${state}`, chosen.source, chosen.evidence);
   }
   if (caps.length === 0)
-    add("unknown", "none", "no capabilities list, annotations or telling name");
+    addCapability(caps, "unknown", "none", "no capabilities list, annotations or telling name");
   return {
     capabilities: caps,
     access,
@@ -201,6 +197,17 @@ export function inferCapabilities(
       access !== "exec" &&
       (evidence.access === null || ACCESS_RANK[evidence.access.access] <= ACCESS_RANK.write),
   };
+}
+
+/** Add a capability once, with its first reason. */
+function addCapability(
+  caps: InferredCapability[],
+  capability: string,
+  source: InferredCapability["source"],
+  why: string,
+): void {
+  for (const c of caps) if (c.capability === capability) return;
+  caps.push({ capability, source, evidence: why });
 }
 
 const VERBS: ReadonlySet<string> = new Set(
@@ -229,16 +236,20 @@ interface NameEvidence {
   domains: Map<Domain, string>;
 }
 
+/** Raise the evidence's access to `a` when that is stronger (the first reason of a rank wins). */
+function raise(evidence: NameEvidence, a: Access, why: string): void {
+  const access = evidence.access;
+  if (access === null || ACCESS_RANK[a] > ACCESS_RANK[access.access])
+    evidence.access = { access: a, evidence: why };
+}
+
+/** Record a domain with its first reason. */
+function domain(evidence: NameEvidence, d: Domain, why: string): void {
+  if (!evidence.domains.has(d)) evidence.domains.set(d, why);
+}
+
 function nameEvidence(tokens: readonly string[], args: string[]): NameEvidence {
-  let access: { access: Access; evidence: string } | null = null;
-  const raise = (a: Access, why: string) => {
-    if (access === null || ACCESS_RANK[a] > ACCESS_RANK[access.access])
-      access = { access: a, evidence: why };
-  };
-  const domains = new Map<Domain, string>();
-  const domain = (d: Domain, why: string) => {
-    if (!domains.has(d)) domains.set(d, why);
-  };
+  const evidence: NameEvidence = { access: null, domains: new Map<Domain, string>() };
   let run: string | null = null;
   const first = tokens[0] ?? "";
   const firstIsVerb = VERBS.has(first);
@@ -246,44 +257,44 @@ function nameEvidence(tokens: readonly string[], args: string[]): NameEvidence {
     const t = tokens[i]!;
     const next = tokens[i + 1];
     if (next !== undefined && SECRET_BIGRAMS.has(`${t} ${next}`)) {
-      domain("secrets", `name tokens "${t} ${next}"`);
+      domain(evidence, "secrets", `name tokens "${t} ${next}"`);
     }
     if (!KNOWN_WORDS.has(t)) continue;
     const why = `name token "${t}"`;
     const verbPosition =
       !AMBIGUOUS_VERBS.has(t) || i === 0 || (i === tokens.length - 1 && !firstIsVerb);
-    if (verbPosition && READ_VERBS.has(t)) raise("read", why);
-    if (verbPosition && WRITE_VERBS.has(t)) raise("write", why);
-    if (verbPosition && DELETE_VERBS.has(t)) raise("delete", why);
+    if (verbPosition && READ_VERBS.has(t)) raise(evidence, "read", why);
+    if (verbPosition && WRITE_VERBS.has(t)) raise(evidence, "write", why);
+    if (verbPosition && DELETE_VERBS.has(t)) raise(evidence, "delete", why);
     if (EXEC_TOKENS.has(t)) {
-      raise("exec", why);
-      domain("exec", why);
+      raise(evidence, "exec", why);
+      domain(evidence, "exec", why);
     }
     if (RUN_VERBS.has(t)) run = why;
-    if (FILE_TOKENS.has(t)) domain("fs", why);
-    if (NETWORK_TOKENS.has(t)) domain("net", why);
-    if (SOCKET_TOKENS.has(t)) domain("socket", why);
-    if (DB_TOKENS.has(t)) domain("db", why);
-    if (SECRET_TOKENS.has(t)) domain("secrets", why);
-    if (MESSAGE_TOKENS.has(t)) domain("message", why);
+    if (FILE_TOKENS.has(t)) domain(evidence, "fs", why);
+    if (NETWORK_TOKENS.has(t)) domain(evidence, "net", why);
+    if (SOCKET_TOKENS.has(t)) domain(evidence, "socket", why);
+    if (DB_TOKENS.has(t)) domain(evidence, "db", why);
+    if (SECRET_TOKENS.has(t)) domain(evidence, "secrets", why);
+    if (MESSAGE_TOKENS.has(t)) domain(evidence, "message", why);
   }
   for (const arg of args) {
     const why = `argument "${arg}"`;
     const lower = arg.toLowerCase();
     if (EXEC_ARGUMENTS.has(lower)) {
-      raise("exec", why);
-      domain("exec", why);
+      raise(evidence, "exec", why);
+      domain(evidence, "exec", why);
     }
-    if (NETWORK_ARGUMENTS.has(lower)) domain("net", why);
-    if (DB_ARGUMENTS.has(lower)) domain("db", why);
+    if (NETWORK_ARGUMENTS.has(lower)) domain(evidence, "net", why);
+    if (DB_ARGUMENTS.has(lower)) domain(evidence, "db", why);
   }
   if (run !== null) {
-    if (domains.size === 0 && access === null) {
-      raise("exec", run);
-      domain("exec", run);
-    } else raise("write", run);
+    if (evidence.domains.size === 0 && evidence.access === null) {
+      raise(evidence, "exec", run);
+      domain(evidence, "exec", run);
+    } else raise(evidence, "write", run);
   }
-  return { access, domains };
+  return evidence;
 }
 
 function argumentNames(schema: unknown): string[] {

@@ -64,6 +64,20 @@ const KEYWORDS: ReadonlyMap<string, "single" | "map" | "array" | "items"> = new 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** A subschema is an object or a boolean; anything else under a keyword is not walked. */
+const isSchema = (v: unknown): boolean => typeof v === "boolean" || isObject(v);
+
+function child(
+  schema: unknown,
+  parent: SchemaNode,
+  segment: string,
+  depth: number,
+  via: string,
+  property: string | null,
+): SchemaNode {
+  return { schema, parent, segment, depth, via, property };
+}
+
 /** The JSON pointer of a node, built on demand (only findings need it). */
 export function pointerOf(node: SchemaNode): string {
   const parts: string[] = [];
@@ -100,26 +114,29 @@ export function walkSchema(
     seen.add(s);
     children.length = 0;
     const depth = node.depth + 1;
-    const push = (schema: unknown, segment: string, via: string, property: string | null) => {
-      if (typeof schema === "boolean" || isObject(schema)) {
-        children.push({ schema, parent: node, segment, depth, via, property });
-      }
-    };
     for (const key in s) {
       if (!Object.hasOwn(s, key)) continue;
       const how = KEYWORDS.get(key);
       if (how === undefined) continue;
       const value = s[key];
       if (how === "single" || (how === "items" && !Array.isArray(value))) {
-        push(value, `/${key}`, key, null);
+        if (isSchema(value)) children.push(child(value, node, `/${key}`, depth, key, null));
       } else if (how === "map") {
         if (!isObject(value)) continue;
         for (const name in value) {
           if (!Object.hasOwn(value, name)) continue;
-          push(value[name], `/${key}/${esc(name)}`, key, key === "properties" ? name : null);
+          const member = value[name];
+          if (isSchema(member)) {
+            const property = key === "properties" ? name : null;
+            children.push(child(member, node, `/${key}/${esc(name)}`, depth, key, property));
+          }
         }
       } else if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) push(value[i], `/${key}/${i}`, key, null);
+        for (let i = 0; i < value.length; i++) {
+          const member: unknown = value[i];
+          if (isSchema(member))
+            children.push(child(member, node, `/${key}/${i}`, depth, key, null));
+        }
       }
     }
     // Reverse so the stack pops children in document order.

@@ -188,7 +188,11 @@ export function requiredLiterals(pattern: RegExp): LiteralClauses {
  */
 function selective(clauses: LiteralClauses): LiteralClauses {
   const strong = clauses.filter((clause) => clause.every((literal) => literal.length >= 3));
-  return strong.length > 0 ? strong : clauses;
+  // The two clauses with the fewest alternatives are nearly as selective as all of them
+  // and keep the automaton small.
+  return (strong.length > 0 ? [...strong] : [...clauses])
+    .sort((x, y) => x.length - y.length)
+    .slice(0, 2);
 }
 
 /** Character classes of the automaton: 0 is "no literal has this character". */
@@ -196,7 +200,7 @@ const CLASS_OF = new Uint8Array(128);
 
 interface Automaton {
   /** `next[state * classes + class]`. */
-  next: Int32Array;
+  next: Uint16Array | Int32Array;
   classes: number;
   /** For each state, the literal ids it completes (its own and through suffix links). */
   ends: Int32Array[];
@@ -293,7 +297,8 @@ function build(): Automaton {
   }
   // Breadth-first: suffix links, full transition table, inherited ends.
   const states = goto.length;
-  const next = new Int32Array(states * classes);
+  const next =
+    states < 0x10000 ? new Uint16Array(states * classes) : new Int32Array(states * classes);
   const fail = new Int32Array(states);
   const ends: Int32Array[] = new Array(states);
   ends[0] = new Int32Array(own[0]!);

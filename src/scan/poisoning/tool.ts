@@ -146,6 +146,13 @@ export function detectInjectionInTool(tool: unknown): InjectionFinding[] {
 
 const UNREADABLE = Symbol("unreadable");
 
+/** "0", "1", ... "n-1": the keys of an array of length `n`. */
+function indexKeys(n: number): string[] {
+  const keys = new Array<string>(n);
+  for (let i = 0; i < n; i++) keys[i] = String(i);
+  return keys;
+}
+
 function read(holder: object, key: string): unknown {
   try {
     return (holder as Record<string, unknown>)[key];
@@ -206,18 +213,29 @@ class ToolWalk {
     this.truncated ??= { pointer, why };
   }
 
-  private scan(text: string, kind: TextSite["kind"], pointer: string): void {
+  /** Scan one text; `where` is its pointer, or its frame when the pointer is built only if needed. */
+  private scan(text: string, kind: TextSite["kind"], where: string | Frame): void {
     if (this.budget <= 0) {
       this.note(
-        pointer,
+        typeof where === "string" ? where : pointerOf(where),
         `the tool's texts exceed ${MAX_TOOL_TEXT_LENGTH} characters in all; the rest was not scanned`,
       );
       return;
     }
     this.budget -= text.length;
+    const known = typeof where === "string" ? where : "";
     const site: TextSite =
-      this.toolName === undefined ? { kind, pointer } : { kind, pointer, toolName: this.toolName };
-    for (const finding of detectInjection(text, site)) this.findings.push(finding);
+      this.toolName === undefined
+        ? { kind, pointer: known }
+        : { kind, pointer: known, toolName: this.toolName };
+    const found = detectInjection(text, site);
+    if (found.length === 0) return;
+    // Most texts are clean: their pointer is only spelled out when a finding needs it.
+    const pointer = typeof where === "string" ? where : pointerOf(where);
+    for (const finding of found) {
+      finding.pointer = pointer;
+      this.findings.push(finding);
+    }
   }
 
   private walk(stack: Frame[]): void {
@@ -230,7 +248,7 @@ class ToolWalk {
         // A plain word ("string", "object", a property name) cannot carry a signal but a few
         // one-word ones; skipping it here saves building its pointer.
         if (value !== "" && (!PLAIN_WORD.test(value) || ONE_WORD_SIGNAL.test(value))) {
-          this.scan(value, kind, pointerOf(frame));
+          this.scan(value, kind, frame);
         }
         continue;
       }
@@ -248,9 +266,7 @@ class ToolWalk {
       let keys: string[];
       try {
         keys = isArray
-          ? Array.from({ length: Math.min(value.length, MAX_TEXT_WALK_NODES + 1) }, (_, i) =>
-              String(i),
-            )
+          ? indexKeys(Math.min(value.length, MAX_TEXT_WALK_NODES + 1))
           : Object.keys(value);
       } catch {
         this.note(pointerOf(frame), "a schema value could not be read");
@@ -274,6 +290,9 @@ class ToolWalk {
           );
           continue;
         }
+        const walkable = child !== null && (typeof child === "object" || typeof child === "string");
+        const property = frame.isProperties && !isArray;
+        if (!walkable && !property) continue;
         const childFrame: Frame = {
           value: child,
           parent: frame,
@@ -285,12 +304,11 @@ class ToolWalk {
             !frame.isProperties &&
             (key === "properties" || key === "patternProperties"),
         };
-        if (frame.isProperties && !isArray) {
+        if (property) {
           const finding = sideChannelKey(key, child, childFrame);
           if (finding) this.findings.push(finding);
         }
-        if (child !== null && (typeof child === "object" || typeof child === "string"))
-          stack.push(childFrame);
+        if (walkable) stack.push(childFrame);
       }
     }
   }
