@@ -6,18 +6,14 @@
 import { signalsOf } from "./detect.js";
 import type { RawHit, TextSite } from "./types.js";
 
-/** Characters of a base64, base64url, hex or `\\x`-escaped run. */
+/** Characters of a base64, base64url, hex or `\\x`-escaped run: 1 in this ASCII table. */
+const ENCODING_CHAR = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-\\") {
+  ENCODING_CHAR[c.charCodeAt(0)] = 1;
+}
+
 function isEncodingChar(c: number): boolean {
-  return (
-    (c >= 0x41 && c <= 0x5a) ||
-    (c >= 0x61 && c <= 0x7a) ||
-    (c >= 0x30 && c <= 0x39) ||
-    c === 0x2b ||
-    c === 0x2f ||
-    c === 0x5f ||
-    c === 0x2d ||
-    c === 0x5c
-  );
+  return c < 128 && ENCODING_CHAR[c] === 1;
 }
 
 /** The next run of at least 24 encoding characters (plus up to two `=`) at or after `from`, in one linear pass. */

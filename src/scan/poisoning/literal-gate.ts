@@ -199,13 +199,14 @@ function selective(clauses: LiteralClauses): LiteralClauses {
 const CLASS_OF = new Uint8Array(128);
 
 interface Automaton {
-  /** `next[state * classes + class]`. */
-  next: Uint16Array | Int32Array;
+  /**
+   * `step[row + class]`, where `row` is `state * classes`: the next state's row, or its
+   * bitwise complement (negative) when that state completes a literal.
+   */
+  step: Int32Array;
   classes: number;
   /** For each state, the literal ids it completes (its own and through suffix links). */
   ends: Int32Array[];
-  /** 1 for states that complete at least one literal. */
-  accepting: Uint8Array;
   /** For each literal id, the ids of the clauses it satisfies. */
   clausesOf: Int32Array[];
   /** Ids of literals holding a non-ASCII character. */
@@ -216,6 +217,8 @@ interface Automaton {
   met: Int32Array;
   /** The clause ids of each registered pattern. */
   gates: Map<RegExp, Int32Array>;
+  /** {@link LiteralsIn.gatesOf} results, per rule list. */
+  lists: WeakMap<readonly { readonly pattern: RegExp }[], readonly (Int32Array | undefined)[]>;
 }
 
 const pending: RegExp[] = [];
@@ -321,18 +324,21 @@ function build(): Automaton {
       }
     }
   }
-  const accepting = new Uint8Array(states);
-  for (let state = 0; state < states; state++) accepting[state] = ends[state]!.length > 0 ? 1 : 0;
+  const step = new Int32Array(states * classes);
+  for (let k = 0; k < step.length; k++) {
+    const to = next[k]!;
+    step[k] = ends[to]!.length > 0 ? ~(to * classes) : to * classes;
+  }
   return {
-    next,
+    step,
     classes,
     ends,
-    accepting,
     clausesOf: clausesOf.map((list) => new Int32Array(list)),
     nonAscii,
     seen: new Int32Array(literalIds.size),
     met: new Int32Array(clauseLiterals.length),
     gates,
+    lists: new WeakMap(),
   };
 }
 
@@ -370,17 +376,18 @@ export class LiteralsIn {
     }
     const mark = ++stamp;
     this.stamp = mark;
-    const { next, classes, ends, accepting, seen } = a;
-    let state = 0;
+    const { step, classes, ends, seen } = a;
+    let row = 0;
     let sawNonAscii = false;
     for (let k = 0; k < text.length; k++) {
       const c = text.charCodeAt(k);
       let cls = 0;
       if (c < 128) cls = CLASS_OF[c]!;
       else sawNonAscii = true;
-      state = next[state * classes + cls]!;
-      if (accepting[state] === 1) {
-        const done = ends[state]!;
+      row = step[row + cls]!;
+      if (row < 0) {
+        row = ~row;
+        const done = ends[row / classes]!;
         for (let e = 0; e < done.length; e++) {
           const id = done[e]!;
           if (seen[id] !== mark) this.meet(id);
@@ -399,9 +406,23 @@ export class LiteralsIn {
 
   /** False only when `pattern` is registered and some clause of its literals is absent. */
   allows(pattern: RegExp): boolean {
-    if (this.stamp !== stamp || this.automaton !== automaton) return true;
-    const gate = this.automaton.gates.get(pattern);
-    if (gate === undefined) return true;
+    return this.passes(this.automaton.gates.get(pattern));
+  }
+
+  /** The gates of a rule list, aligned with it (looked up once per list, not per rule). */
+  gatesOf(rules: readonly { readonly pattern: RegExp }[]): readonly (Int32Array | undefined)[] {
+    const a = this.automaton;
+    let gates = a.lists.get(rules);
+    if (gates === undefined) {
+      gates = rules.map((rule) => a.gates.get(rule.pattern));
+      a.lists.set(rules, gates);
+    }
+    return gates;
+  }
+
+  /** False only when every clause of `gate` is known and one of them is absent. */
+  passes(gate: Int32Array | undefined): boolean {
+    if (gate === undefined || this.stamp !== stamp || this.automaton !== automaton) return true;
     const met = this.automaton.met;
     for (let k = 0; k < gate.length; k++) if (met[gate[k]!] !== this.stamp) return false;
     return true;

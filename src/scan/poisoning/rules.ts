@@ -29,9 +29,11 @@ export function runRules(
   hits: RawHit[],
   literals?: LiteralsIn,
 ): void {
-  for (const rule of rules) {
+  const gates = literals?.gatesOf(rules);
+  for (let r = 0; r < rules.length; r++) {
+    const rule = rules[r]!;
+    if (gates !== undefined && !literals!.passes(gates[r])) continue;
     const pattern = rule.pattern;
-    if (literals !== undefined && !literals.allows(pattern)) continue;
     pattern.lastIndex = 0;
     let count = 0;
     for (;;) {
