@@ -209,16 +209,27 @@ interface Automaton {
   ends: Int32Array[];
   /** For each literal id, the ids of the clauses it satisfies. */
   clausesOf: Int32Array[];
+  /** For each clause id, the pattern it belongs to. */
+  patternOf: Int32Array;
+  /** For each pattern id, how many clauses it has. */
+  clauseCount: Int32Array;
+  /** Ids of the patterns with no clause (always allowed). */
+  free: Int32Array;
   /** Ids of literals holding a non-ASCII character. */
   nonAscii: number[];
   /** `seen[id] === stamp` when literal `id` occurs in the text scanned under `stamp`. */
   seen: Int32Array;
   /** `met[clause] === stamp` when a literal of the clause occurs in that text. */
   met: Int32Array;
-  /** The clause ids of each registered pattern. */
-  gates: Map<RegExp, Int32Array>;
-  /** {@link LiteralsIn.gatesOf} results, per rule list. */
-  lists: WeakMap<readonly { readonly pattern: RegExp }[], readonly (Int32Array | undefined)[]>;
+  /** Clauses of a pattern met in the text of `counted[pattern]`. */
+  metCount: Int32Array;
+  counted: Int32Array;
+  /** `allowed[pattern] === stamp` when every clause of the pattern is met. */
+  allowed: Int32Array;
+  /** The id of each registered pattern. */
+  ids: Map<RegExp, number>;
+  /** {@link LiteralsIn.idsOf} results, per rule list (-1: unregistered). */
+  lists: WeakMap<readonly { readonly pattern: RegExp }[], Int32Array>;
 }
 
 const pending: RegExp[] = [];
@@ -244,10 +255,16 @@ function build(): Automaton {
   for (const pattern of pending.splice(0)) known.push(pattern);
   const literalIds = new Map<string, number>();
   const clauseLiterals: number[][] = [];
-  const gates = new Map<RegExp, Int32Array>();
+  const patternOf: number[] = [];
+  const ids = new Map<RegExp, number>();
+  const clauseCount: number[] = [];
   for (const pattern of known) {
-    const ids: number[] = [];
-    for (const clause of selective(requiredLiterals(pattern))) {
+    if (ids.has(pattern)) continue;
+    const pid = clauseCount.length;
+    ids.set(pattern, pid);
+    const clauses = selective(requiredLiterals(pattern));
+    clauseCount.push(clauses.length);
+    for (const clause of clauses) {
       const literals = clause.map((literal) => {
         let id = literalIds.get(literal);
         if (id === undefined) {
@@ -256,10 +273,9 @@ function build(): Automaton {
         }
         return id;
       });
-      ids.push(clauseLiterals.length);
+      patternOf.push(pid);
       clauseLiterals.push(literals);
     }
-    gates.set(pattern, new Int32Array(ids));
   }
   const clausesOf: number[][] = Array.from({ length: literalIds.size }, () => []);
   clauseLiterals.forEach((literals, clause) => {
@@ -334,16 +350,19 @@ function build(): Automaton {
     classes,
     ends,
     clausesOf: clausesOf.map((list) => new Int32Array(list)),
+    patternOf: new Int32Array(patternOf),
+    clauseCount: new Int32Array(clauseCount),
+    free: new Int32Array(clauseCount.flatMap((count, pid) => (count === 0 ? [pid] : []))),
     nonAscii,
     seen: new Int32Array(literalIds.size),
     met: new Int32Array(clauseLiterals.length),
-    gates,
+    metCount: new Int32Array(clauseCount.length),
+    counted: new Int32Array(clauseCount.length),
+    allowed: new Int32Array(clauseCount.length),
+    ids,
     lists: new WeakMap(),
   };
 }
-
-/** Stamp of the latest scan (see {@link LiteralsIn}). */
-let stamp = 0;
 
 /**
  * Which registered literals occur in one text; {@link LiteralsIn.allows} says whether a
@@ -370,12 +389,12 @@ export class LiteralsIn {
     const a = automaton;
     this.automaton = a;
     if (stamp === 0x7fffffff) {
-      a.seen.fill(0);
-      a.met.fill(0);
+      for (const table of [a.seen, a.met, a.counted, a.allowed]) table.fill(0);
       stamp = 0;
     }
     const mark = ++stamp;
     this.stamp = mark;
+    for (let k = 0; k < a.free.length; k++) a.allowed[a.free[k]!] = mark;
     const { step, classes, ends, seen } = a;
     let row = 0;
     let sawNonAscii = false;
@@ -397,34 +416,47 @@ export class LiteralsIn {
     if (sawNonAscii) for (const id of a.nonAscii) if (seen[id] !== mark) this.meet(id);
   }
 
+  /** Literal `id` occurs: its clauses are met, and a pattern with all clauses met is allowed. */
   private meet(id: number): void {
-    const { seen, met, clausesOf } = this.automaton;
-    seen[id] = this.stamp;
-    const clauses = clausesOf[id]!;
-    for (let k = 0; k < clauses.length; k++) met[clauses[k]!] = this.stamp;
+    const a = this.automaton;
+    const mark = this.stamp;
+    a.seen[id] = mark;
+    const clauses = a.clausesOf[id]!;
+    for (let k = 0; k < clauses.length; k++) {
+      const clause = clauses[k]!;
+      if (a.met[clause] === mark) continue;
+      a.met[clause] = mark;
+      const pid = a.patternOf[clause]!;
+      if (a.counted[pid] !== mark) {
+        a.counted[pid] = mark;
+        a.metCount[pid] = 0;
+      }
+      if (++a.metCount[pid]! === a.clauseCount[pid]) a.allowed[pid] = mark;
+    }
   }
 
   /** False only when `pattern` is registered and some clause of its literals is absent. */
   allows(pattern: RegExp): boolean {
-    return this.passes(this.automaton.gates.get(pattern));
+    return this.passes(this.automaton.ids.get(pattern) ?? -1);
   }
 
-  /** The gates of a rule list, aligned with it (looked up once per list, not per rule). */
-  gatesOf(rules: readonly { readonly pattern: RegExp }[]): readonly (Int32Array | undefined)[] {
+  /** The pattern ids of a rule list, aligned with it (looked up once per list, not per rule). */
+  idsOf(rules: readonly { readonly pattern: RegExp }[]): Int32Array {
     const a = this.automaton;
-    let gates = a.lists.get(rules);
-    if (gates === undefined) {
-      gates = rules.map((rule) => a.gates.get(rule.pattern));
-      a.lists.set(rules, gates);
+    let ids = a.lists.get(rules);
+    if (ids === undefined) {
+      ids = new Int32Array(rules.map((rule) => a.ids.get(rule.pattern) ?? -1));
+      a.lists.set(rules, ids);
     }
-    return gates;
+    return ids;
   }
 
-  /** False only when every clause of `gate` is known and one of them is absent. */
-  passes(gate: Int32Array | undefined): boolean {
-    if (gate === undefined || this.stamp !== stamp || this.automaton !== automaton) return true;
-    const met = this.automaton.met;
-    for (let k = 0; k < gate.length; k++) if (met[gate[k]!] !== this.stamp) return false;
-    return true;
+  /** False only when pattern `id` is registered and some clause of its literals is absent. */
+  passes(id: number): boolean {
+    if (id < 0 || this.stamp !== stamp || this.automaton !== automaton) return true;
+    return this.automaton.allowed[id] === this.stamp;
   }
 }
+
+/** Stamp of the latest scan (see {@link LiteralsIn}). */
+let stamp = 0;

@@ -29,10 +29,10 @@ export function runRules(
   hits: RawHit[],
   literals?: LiteralsIn,
 ): void {
-  const gates = literals?.gatesOf(rules);
+  const ids = literals?.idsOf(rules);
   for (let r = 0; r < rules.length; r++) {
     const rule = rules[r]!;
-    if (gates !== undefined && !literals!.passes(gates[r])) continue;
+    if (ids !== undefined && !literals!.passes(ids[r]!)) continue;
     const pattern = rule.pattern;
     pattern.lastIndex = 0;
     let count = 0;

@@ -5,29 +5,35 @@ import type { Finding } from "../types.js";
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
+interface Declared {
+  value: unknown;
+  pointer: string;
+}
+
+/** Record `holder.issuer` when `holder` is an object that declares one. */
+function look(found: Declared[], holder: unknown, pointer: string): void {
+  if (isObject(holder) && Object.hasOwn(holder, "issuer")) {
+    found.push({ value: holder.issuer, pointer: `${pointer}/issuer` });
+  }
+}
+
 /** Places an OAuth issuer is declared on a tool definition. */
-function issuers(tool: ToolDefinition): { value: unknown; pointer: string }[] {
-  const found: { value: unknown; pointer: string }[] = [];
-  const look = (holder: unknown, pointer: string) => {
-    if (isObject(holder) && Object.hasOwn(holder, "issuer")) {
-      found.push({ value: holder.issuer, pointer: `${pointer}/issuer` });
-    }
-  };
-  look(tool, "");
-  for (const key of ["oauth", "auth", "authorization"]) look(tool[key], `/${key}`);
+function issuers(tool: ToolDefinition): Declared[] {
+  const found: Declared[] = [];
+  look(found, tool, "");
+  for (const key of ["oauth", "auth", "authorization"]) look(found, tool[key], `/${key}`);
   const meta = tool._meta;
   if (isObject(meta)) {
     for (const key of Object.keys(meta)) {
       const v = meta[key];
-      look(v, `/_meta/${esc(key)}`);
-      if (isObject(v)) for (const k of ["oauth", "auth"]) look(v[k], `/_meta/${esc(key)}/${k}`);
+      look(found, v, `/_meta/${esc(key)}`);
+      if (isObject(v))
+        for (const k of ["oauth", "auth"]) look(found, v[k], `/_meta/${esc(key)}/${k}`);
     }
   }
   const schemes = tool.securitySchemes;
   if (Array.isArray(schemes)) {
-    schemes.forEach((s, i) => {
-      look(s, `/securitySchemes/${i}`);
-    });
+    for (let i = 0; i < schemes.length; i++) look(found, schemes[i], `/securitySchemes/${i}`);
   }
   return found;
 }
