@@ -67,18 +67,23 @@ function collect(text: string, site: TextSite, depth: number, gate: boolean): Co
   const normalized: RawHit[] = [];
   const norm = normalizeText(text);
   const t = norm.text;
-  // The literal gate skips every phrase pattern whose required words are absent.
+  // The literal gate skips every phrase pattern whose required words are absent, and
+  // every family at once when no pattern at all can match (most texts).
   const literals = gate ? new LiteralsIn(t) : undefined;
-  detectOverride(t, normalized, true, literals);
-  detectConcealment(t, normalized, literals);
-  detectExfiltration(t, normalized, literals);
-  detectSideChannel(t, site.kind.startsWith("schema-"), normalized, literals);
-  detectShadowing(t, site.toolName, normalized, literals);
-  detectTampering(t, normalized, literals);
-  detectSideEffects(t, normalized, literals);
-  detectCommands(t, normalized, literals);
-  detectManipulation(t, normalized, literals);
-  detectInvisible(text, original, site, depth, gate);
+  if (literals === undefined || literals.allowsAny()) {
+    detectOverride(t, normalized, true, literals);
+    detectConcealment(t, normalized, literals);
+    detectExfiltration(t, normalized, literals);
+    detectSideChannel(t, site.kind.startsWith("schema-"), normalized, literals);
+    detectShadowing(t, site.toolName, normalized, literals);
+    detectTampering(t, normalized, literals);
+    detectSideEffects(t, normalized, literals);
+    detectCommands(t, normalized, literals);
+    detectManipulation(t, normalized, literals);
+  }
+  // Matching form unchanged means printable ASCII with single spaces and line feeds:
+  // nothing invisible or control to look for.
+  if (!norm.identity) detectInvisible(text, original, site, depth, gate);
   detectFenced(text, original);
   if (depth < MAX_DECODE_DEPTH) detectEncoded(text, original, site, depth, gate);
   return { normalized, original, norm };
@@ -137,6 +142,7 @@ function readSite(site: TextSite): TextSite {
 export function detectAll(text: string, site: TextSite, gate = true): InjectionFinding[] {
   const scanned = text.length > MAX_TEXT_LENGTH ? text.slice(0, MAX_TEXT_LENGTH) : text;
   const { normalized, original, norm } = collect(scanned, site, 0, gate);
+  if (normalized.length === 0 && original.length === 0 && text.length <= MAX_TEXT_LENGTH) return [];
   const mapped: RawHit[] = normalized.map((hit) => ({
     ...hit,
     ...originalSpan(norm, hit.start, hit.end),

@@ -383,6 +383,8 @@ export class LiteralsIn {
    */
   private readonly stamp: number;
   private readonly automaton: Automaton;
+  /** How many registered patterns this text allows. */
+  private allowedCount = 0;
 
   constructor(text: string) {
     automaton ??= build();
@@ -395,6 +397,7 @@ export class LiteralsIn {
     const mark = ++stamp;
     this.stamp = mark;
     for (let k = 0; k < a.free.length; k++) a.allowed[a.free[k]!] = mark;
+    this.allowedCount = a.free.length;
     const { step, classes, ends, seen } = a;
     let row = 0;
     let sawNonAscii = false;
@@ -431,8 +434,17 @@ export class LiteralsIn {
         a.counted[pid] = mark;
         a.metCount[pid] = 0;
       }
-      if (++a.metCount[pid]! === a.clauseCount[pid]) a.allowed[pid] = mark;
+      if (++a.metCount[pid]! === a.clauseCount[pid]) {
+        a.allowed[pid] = mark;
+        this.allowedCount++;
+      }
     }
+  }
+
+  /** False only when every registered pattern has a clause of literals absent from the text. */
+  allowsAny(): boolean {
+    if (this.stamp !== stamp || this.automaton !== automaton) return true;
+    return this.allowedCount > 0;
   }
 
   /** False only when `pattern` is registered and some clause of its literals is absent. */

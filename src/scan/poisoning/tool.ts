@@ -5,7 +5,7 @@
  * and never overflows the stack. Whatever the walk cannot reach is reported as an
  * `unscannable-schema` finding: the tool fails closed, it is never passed as clean.
  */
-import { detectInjection, ONE_WORD_SIGNAL, PLAIN_WORD } from "./detect.js";
+import { detectAll, ONE_WORD_SIGNAL, PLAIN_WORD } from "./detect.js";
 import { printableExcerpt } from "./excerpt.js";
 import type { InjectionFinding, TextSite } from "./types.js";
 
@@ -228,7 +228,10 @@ class ToolWalk {
       this.toolName === undefined
         ? { kind, pointer: known }
         : { kind, pointer: known, toolName: this.toolName };
-    const found = detectInjection(text, site);
+    // detectInjection's own checks, done here once: the site is well formed, and a plain
+    // word was already skipped by the walk (only the top texts still need the check).
+    if (typeof where === "string" && PLAIN_WORD.test(text) && !ONE_WORD_SIGNAL.test(text)) return;
+    const found = detectAll(text, site);
     if (found.length === 0) return;
     // Most texts are clean: their pointer is only spelled out when a finding needs it.
     const pointer = typeof where === "string" ? where : pointerOf(where);

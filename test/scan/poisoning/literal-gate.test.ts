@@ -83,6 +83,27 @@ describe("requiredLiterals reads the literals a match must hold", () => {
   });
 });
 
+describe("every phrase pattern is known to the gate", () => {
+  it("each one is skipped on a text holding none of its literals (so it is registered)", () => {
+    // collect() skips every family when the gate allows no pattern: that is only sound if
+    // every pattern a family runs first is registered. An unregistered one would be allowed.
+    // BANNER, SHADOW and CLAIM are the patterns that run first; the other banner and
+    // shadowing patterns only ever run on what those matched.
+    const first = [
+      ...PATTERNS.slice(0, PATTERNS.length - BANNER_PATTERNS.length - SHADOWING_PATTERNS.length),
+      BANNER_PATTERNS[0]!,
+      SHADOWING_PATTERNS[0]!,
+      SHADOWING_PATTERNS[1]!,
+    ];
+    const literals = new LiteralsIn("0");
+    for (const pattern of first) {
+      expect(requiredLiterals(pattern).length, pattern.source).toBeGreaterThan(0);
+      expect(literals.allows(pattern), pattern.source).toBe(false);
+    }
+    expect(literals.allowsAny()).toBe(false);
+  });
+});
+
 describe("the gate never skips a pattern that matches", () => {
   it("on every phrase pattern's own literals", () => {
     for (const pattern of PATTERNS) {
