@@ -19,9 +19,39 @@ export type LiteralClauses = readonly (readonly string[])[];
 
 interface Item {
   kind: "char" | "group" | "other";
+  /** One character, or a run of plain characters that carries no quantifier. */
   char?: string;
   branches?: Item[][];
   min: number;
+}
+
+const CONTROL_ESCAPES: Readonly<Record<string, string>> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  f: "\f",
+  v: "\v",
+};
+/** Characters that stand for themselves in a pattern, several in a row. */
+const PLAIN_RUN = /[A-Za-z0-9 _'",:;!@#%&=<>~`-]+/y;
+/** `{m}`, `{m,}` or `{m,n}` right at `lastIndex`. */
+const BOUNDS = /\{(\d+)(?:,\d*)?\}/y;
+
+function isAlphanumeric(ch: string): boolean {
+  const c = ch.charCodeAt(0);
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
+/** True when `count` hex digits start at `at`. */
+function hexDigits(source: string, at: number, count: number): boolean {
+  if (at + count > source.length) return false;
+  for (let k = at; k < at + count; k++) {
+    const c = source.charCodeAt(k);
+    const digit = c >= 0x30 && c <= 0x39;
+    const letter = (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+    if (!digit && !letter) return false;
+  }
+  return true;
 }
 
 /** Parse a pattern source into alternatives of items; unknown constructs become `other`. */
@@ -38,6 +68,22 @@ function parse(source: string): Item[][] {
         continue;
       }
       const items = branches[branches.length - 1]!;
+      // A run of plain characters is one item; its last character stays apart when a
+      // quantifier follows, since the quantifier binds to that character alone.
+      PLAIN_RUN.lastIndex = i;
+      const run = PLAIN_RUN.exec(source);
+      if (run !== null) {
+        let text = run[0];
+        const after = source[i + text.length];
+        if (text.length > 1 && (after === "?" || after === "*" || after === "+" || after === "{"))
+          text = text.slice(0, -1);
+        i += text.length;
+        if (text.length > 1) {
+          items.push({ kind: "char", char: text, min: 1 });
+          continue;
+        }
+        i -= 1;
+      }
       items.push(atom());
       quantifier(items);
     }
@@ -82,9 +128,9 @@ function parse(source: string): Item[][] {
   const escaped = (): Item => {
     const e = source[i + 1] ?? "";
     i += 2;
-    const control: Record<string, string> = { n: "\n", t: "\t", r: "\r", f: "\f", v: "\v" };
-    if (control[e] !== undefined) return { kind: "char", char: control[e], min: 1 };
-    if (e === "x" && /^[0-9A-Fa-f]{2}$/.test(source.slice(i, i + 2))) {
+    const control = CONTROL_ESCAPES[e];
+    if (control !== undefined) return { kind: "char", char: control, min: 1 };
+    if (e === "x" && hexDigits(source, i, 2)) {
       i += 2;
       return {
         kind: "char",
@@ -92,7 +138,7 @@ function parse(source: string): Item[][] {
         min: 1,
       };
     }
-    if (e === "u" && /^[0-9A-Fa-f]{4}$/.test(source.slice(i, i + 4))) {
+    if (e === "u" && hexDigits(source, i, 4)) {
       i += 4;
       return {
         kind: "char",
@@ -101,7 +147,7 @@ function parse(source: string): Item[][] {
       };
     }
     // Classes (\s \w \d ...), assertions (\b), back-references, \c, \p: no literal.
-    if (/[A-Za-z0-9]/.test(e)) return { kind: "other", min: 1 };
+    if (isAlphanumeric(e)) return { kind: "other", min: 1 };
     return { kind: "char", char: e, min: 1 };
   };
   const quantifier = (items: Item[]): void => {
@@ -110,7 +156,8 @@ function parse(source: string): Item[][] {
     if (c === "*" || c === "?") min = 0;
     else if (c === "+") min = 1;
     else if (c === "{") {
-      const m = /^\{(\d+)(?:,\d*)?\}/.exec(source.slice(i));
+      BOUNDS.lastIndex = i;
+      const m = BOUNDS.exec(source);
       if (m === null) return; // a literal "{"
       min = Number(m[1]);
       i += m[0].length - 1;
@@ -125,10 +172,16 @@ function parse(source: string): Item[][] {
   return alternation();
 }
 
+function shortest(clause: readonly string[]): number {
+  let min = Number.POSITIVE_INFINITY;
+  for (const literal of clause) min = Math.min(min, literal.length);
+  return min;
+}
+
 /** Rank a clause: longer shortest literal first, then fewer literals. */
 function better(a: readonly string[], b: readonly string[]): boolean {
-  const ma = Math.min(...a.map((s) => s.length));
-  const mb = Math.min(...b.map((s) => s.length));
+  const ma = shortest(a);
+  const mb = shortest(b);
   return ma !== mb ? ma > mb : a.length < b.length;
 }
 
@@ -201,12 +254,20 @@ const CLASS_OF = new Uint8Array(128);
 interface Automaton {
   /**
    * `step[row + class]`, where `row` is `state * classes`: the next state's row, or its
-   * bitwise complement (negative) when that state completes a literal.
+   * bitwise complement (negative) when that state completes a literal; `UNKNOWN` until
+   * first needed.
    */
   step: Int32Array;
+  /** Trie edges (`trie[state * classes + class]`, 0 for none) and suffix links. */
+  trie: Int32Array;
+  fail: Int32Array;
   classes: number;
-  /** For each state, the literal ids it completes (its own and through suffix links). */
-  ends: Int32Array[];
+  /** The literal each state ends, or -1. */
+  literalAt: Int32Array;
+  /** For each state, the first state on its suffix chain that ends a literal, or -1. */
+  output: Int32Array;
+  /** For a literal-ending state, the next one down its suffix chain, or -1. */
+  outputLink: Int32Array;
   /** For each literal id, the ids of the clauses it satisfies. */
   clausesOf: Int32Array[];
   /** For each clause id, the pattern it belongs to. */
@@ -295,60 +356,64 @@ function build(): Automaton {
     if (!ascii) nonAscii.push(id);
   }
   for (let c = 0x41; c <= 0x5a; c++) CLASS_OF[c] = CLASS_OF[c + 0x20]!;
-  // Trie of the ASCII literals.
-  const goto: number[][] = [new Array(classes).fill(-1)];
-  const own: number[][] = [[]];
+  // Trie of the ASCII literals, flat: `trie[state * classes + class]`, 0 for none (the
+  // root is never a child). Each state spells one string, so it ends at most one literal.
+  let capacity = 1;
+  for (const literal of literalIds.keys()) capacity += literal.length;
+  const trie = new Int32Array(capacity * classes);
+  const literalAt = new Int32Array(capacity).fill(-1);
+  let states = 1;
   for (const [literal, id] of literalIds) {
     if (nonAscii.includes(id)) continue;
     let state = 0;
     for (let k = 0; k < literal.length; k++) {
-      const cls = CLASS_OF[literal.charCodeAt(k)]!;
-      let to = goto[state]![cls]!;
-      if (to === -1) {
-        to = goto.length;
-        goto.push(new Array(classes).fill(-1));
-        own.push([]);
-        goto[state]![cls] = to;
-      }
-      state = to;
+      const slot = state * classes + CLASS_OF[literal.charCodeAt(k)]!;
+      if (trie[slot] === 0) trie[slot] = states++;
+      state = trie[slot]!;
     }
-    own[state]!.push(id);
+    literalAt[state] = id;
   }
-  // Breadth-first: suffix links, full transition table, inherited ends.
-  const states = goto.length;
-  const next =
-    states < 0x10000 ? new Uint16Array(states * classes) : new Int32Array(states * classes);
+  // Breadth-first over the trie edges only: suffix links, and for each state the nearest
+  // state on its suffix chain (itself included) that ends a literal. The full transition
+  // table is filled lazily while scanning (see `resolve`), so building stays cheap.
   const fail = new Int32Array(states);
-  const ends: Int32Array[] = new Array(states);
-  ends[0] = new Int32Array(own[0]!);
-  const queue: number[] = [];
+  const output = new Int32Array(states).fill(-1);
+  const queue = new Int32Array(states);
+  let tail = 0;
   for (let cls = 1; cls < classes; cls++) {
-    const to = goto[0]![cls]!;
-    next[cls] = to === -1 ? 0 : to;
-    if (to !== -1) queue.push(to);
-  }
-  for (let q = 0; q < queue.length; q++) {
-    const state = queue[q]!;
-    ends[state] = new Int32Array([...own[state]!, ...ends[fail[state]!]!]);
-    for (let cls = 1; cls < classes; cls++) {
-      const to = goto[state]![cls]!;
-      if (to === -1) next[state * classes + cls] = next[fail[state]! * classes + cls]!;
-      else {
-        next[state * classes + cls] = to;
-        fail[to] = next[fail[state]! * classes + cls]!;
-        queue.push(to);
-      }
+    const to = trie[cls]!;
+    if (to !== 0) {
+      output[to] = literalAt[to] !== -1 ? to : -1;
+      queue[tail++] = to;
     }
   }
-  const step = new Int32Array(states * classes);
-  for (let k = 0; k < step.length; k++) {
-    const to = next[k]!;
-    step[k] = ends[to]!.length > 0 ? ~(to * classes) : to * classes;
+  for (let head = 0; head < tail; head++) {
+    const state = queue[head]!;
+    for (let cls = 1; cls < classes; cls++) {
+      const to = trie[state * classes + cls]!;
+      if (to === 0) continue;
+      let f = fail[state]!;
+      while (f !== 0 && trie[f * classes + cls] === 0) f = fail[f]!;
+      const viaFail = trie[f * classes + cls]!;
+      fail[to] = viaFail;
+      output[to] = literalAt[to] !== -1 ? to : output[viaFail]!;
+      queue[tail++] = to;
+    }
   }
+  // The next literal-ending state further down each chain.
+  const outputLink = new Int32Array(states).fill(-1);
+  for (let state = 1; state < states; state++) {
+    if (output[state] === state) outputLink[state] = output[fail[state]!]!;
+  }
+  const step = new Int32Array(states * classes).fill(UNKNOWN);
   return {
     step,
+    trie,
+    fail,
     classes,
-    ends,
+    literalAt,
+    output,
+    outputLink,
     clausesOf: clausesOf.map((list) => new Int32Array(list)),
     patternOf: new Int32Array(patternOf),
     clauseCount: new Int32Array(clauseCount),
@@ -398,7 +463,7 @@ export class LiteralsIn {
     this.stamp = mark;
     for (let k = 0; k < a.free.length; k++) a.allowed[a.free[k]!] = mark;
     this.allowedCount = a.free.length;
-    const { step, classes, ends, seen } = a;
+    const { step, classes, literalAt, output, outputLink, seen } = a;
     let row = 0;
     let sawNonAscii = false;
     for (let k = 0; k < text.length; k++) {
@@ -406,12 +471,13 @@ export class LiteralsIn {
       let cls = 0;
       if (c < 128) cls = CLASS_OF[c]!;
       else sawNonAscii = true;
-      row = step[row + cls]!;
+      let move = step[row + cls]!;
+      if (move === UNKNOWN) move = resolve(a, row / classes, cls);
+      row = move;
       if (row < 0) {
         row = ~row;
-        const done = ends[row / classes]!;
-        for (let e = 0; e < done.length; e++) {
-          const id = done[e]!;
+        for (let o = output[row / classes]!; o !== -1; o = outputLink[o]!) {
+          const id = literalAt[o]!;
           if (seen[id] !== mark) this.meet(id);
         }
       }
@@ -468,6 +534,24 @@ export class LiteralsIn {
     if (id < 0 || this.stamp !== stamp || this.automaton !== automaton) return true;
     return this.automaton.allowed[id] === this.stamp;
   }
+}
+
+/** A transition not computed yet (never a row: rows are far below 2^31). */
+const UNKNOWN = 0x7fffffff;
+
+/** Compute, remember and return the encoded transition from `state` on `cls`. */
+function resolve(a: Automaton, state: number, cls: number): number {
+  const slot = state * a.classes + cls;
+  const known = a.step[slot]!;
+  if (known !== UNKNOWN) return known;
+  let to = a.trie[slot]!;
+  if (to === 0 && state !== 0) {
+    const via = resolve(a, a.fail[state]!, cls);
+    to = (via < 0 ? ~via : via) / a.classes;
+  }
+  const encoded = a.output[to] !== -1 ? ~(to * a.classes) : to * a.classes;
+  a.step[slot] = encoded;
+  return encoded;
 }
 
 /** Stamp of the latest scan (see {@link LiteralsIn}). */
