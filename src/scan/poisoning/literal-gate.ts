@@ -234,18 +234,20 @@ export function requiredLiterals(pattern: RegExp): LiteralClauses {
 }
 
 /**
- * The clauses worth checking: one- and two-character literals ("a", "to", ":") occur in
- * almost every text and would make the scan stop at every other character, so a clause
- * holding one is dropped (dropping a clause only lets more patterns run), unless it is all
- * the pattern has.
+ * A literal that occurs in almost every text: a letter or two ("a", "to", "in") or common
+ * punctuation. A clause holding one says little and would make the scan stop at every
+ * other character. Rare symbols ("@", "![", "%") stay: they are what keeps "send to ..."
+ * from running the exfiltration pattern when no address follows.
+ */
+const COMMON = /^(?:[a-z ]{1,2}|[.,:;'"()/-])$/;
+
+/**
+ * The clauses worth checking: every clause without a common literal (dropping a clause
+ * only lets more patterns run), or all of them when every clause has one.
  */
 function selective(clauses: LiteralClauses): LiteralClauses {
-  const strong = clauses.filter((clause) => clause.every((literal) => literal.length >= 3));
-  // The two clauses with the fewest alternatives are nearly as selective as all of them
-  // and keep the automaton small.
-  return (strong.length > 0 ? [...strong] : [...clauses])
-    .sort((x, y) => x.length - y.length)
-    .slice(0, 2);
+  const strong = clauses.filter((clause) => !clause.some((literal) => COMMON.test(literal)));
+  return strong.length > 0 ? strong : clauses;
 }
 
 /** Character classes of the automaton: 0 is "no literal has this character". */
