@@ -474,7 +474,7 @@ export class LiteralsIn {
       if (c < 128) cls = CLASS_OF[c]!;
       else sawNonAscii = true;
       let move = step[row + cls]!;
-      if (move === UNKNOWN) move = resolve(a, row / classes, cls);
+      if (move < 0 && move === UNKNOWN) move = resolve(a, row / classes, cls);
       row = move;
       if (row < 0) {
         row = ~row;
@@ -538,8 +538,8 @@ export class LiteralsIn {
   }
 }
 
-/** A transition not computed yet (never a row: rows are far below 2^31). */
-const UNKNOWN = 0x7fffffff;
+/** A transition not computed yet (never a row or its complement: rows are far below 2^31). */
+const UNKNOWN = -0x80000000;
 
 /** Compute, remember and return the encoded transition from `state` on `cls`. */
 function resolve(a: Automaton, state: number, cls: number): number {
