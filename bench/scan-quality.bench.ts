@@ -9,7 +9,15 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseToolDefs, resolvePolicy, scanTools } from "../src/scan/index.js";
+import { COMMAND_RULES } from "../src/scan/poisoning/commands.js";
+import { CONCEALMENT_RULES } from "../src/scan/poisoning/concealment.js";
+import { EXFILTRATION_RULES, SIDE_CHANNEL_RULES } from "../src/scan/poisoning/exfiltration.js";
 import { detectInjection, detectInjectionInTool } from "../src/scan/poisoning/index.js";
+import { requiredLiterals } from "../src/scan/poisoning/literal-gate.js";
+import { MANIPULATION_RULES } from "../src/scan/poisoning/manipulation.js";
+import { OVERRIDE_RULES } from "../src/scan/poisoning/override.js";
+import { TAMPERING_RULES } from "../src/scan/poisoning/shadowing.js";
+import { SIDE_EFFECT_RULES } from "../src/scan/poisoning/side-effects.js";
 import type { ScanReport } from "../src/scan/types.js";
 import { formatNs, formatRatio, measure, table } from "./lib/measure.js";
 
@@ -215,6 +223,21 @@ function realServers(): { markdown: string; tools: unknown[] } {
   };
 }
 
+/** One required literal of each phrase pattern: a text the literal gate cannot thin out. */
+function everyPatternLiteral(): string[] {
+  const patterns = [
+    ...COMMAND_RULES,
+    ...CONCEALMENT_RULES,
+    ...EXFILTRATION_RULES,
+    ...SIDE_CHANNEL_RULES,
+    ...MANIPULATION_RULES,
+    ...OVERRIDE_RULES,
+    ...TAMPERING_RULES,
+    ...SIDE_EFFECT_RULES,
+  ].map((rule) => rule.pattern);
+  return [...new Set(patterns.flatMap((p) => requiredLiterals(p).map((clause) => clause[0]!)))];
+}
+
 function throughput(tools: unknown[]): string {
   const MB = 1 << 20;
   const prose = tools
@@ -225,7 +248,14 @@ function throughput(tools: unknown[]): string {
   const repeat = (s: string) => s.repeat(Math.ceil(MB / s.length)).slice(0, MB);
   const inputs: [string, string][] = [
     ["real tool descriptions, concatenated to 1 MiB", prose],
-    ["adversarial: `send to ` repeated (worst case found)", repeat("send to ")],
+    [
+      "adversarial: `send to ` repeated (the worst case before the literal gate)",
+      repeat("send to "),
+    ],
+    [
+      "adversarial: a literal of every phrase pattern, repeated (no pattern is gated out)",
+      repeat(`${everyPatternLiteral().join(" ")} `),
+    ],
     [
       "adversarial: attack text repeated",
       repeat(

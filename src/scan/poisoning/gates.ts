@@ -1,4 +1,8 @@
 /**
+ * Family-level trigger words: superseded on the detection path by the per-pattern literal
+ * gate (literal-gate.ts), which reads its literals from the patterns themselves. Kept as
+ * an independent, hand-listed statement of each family's vocabulary, checked by its tests.
+ *
  * One pass over the matching text decides which phrase families can match at all, so a
  * property description like "Repository owner" does not pay for fifty patterns. Each
  * family lists trigger literals such that every one of its patterns needs at least one of
