@@ -21,8 +21,15 @@ export function nextCandidate(
   text: string,
   from: number,
 ): { start: number; end: number } | undefined {
+  // `i` is always where a run may start (at `from`, or after a non-encoding character).
+  // A qualifying run starting in [i, i + 23] would cover i + 23, so when that character
+  // ends runs, none can start before it: skip 24 characters at once (most prose).
   let i = from;
-  while (i < text.length) {
+  while (i + 23 < text.length) {
+    if (!isEncodingChar(text.charCodeAt(i + 23))) {
+      i += 24;
+      continue;
+    }
     if (!isEncodingChar(text.charCodeAt(i))) {
       i++;
       continue;
