@@ -23,20 +23,12 @@ export interface NormalizedText {
 
 const EMPTY = new Int32Array(0);
 
+/** A character outside printable ASCII and line feed, or two whitespace characters in a row. */
+const NOT_NORMAL = /[^\x20-\x7e\n]|[ \n][ \n]/;
+
 /** Printable ASCII whose only whitespace is single spaces and single line feeds: already in matching form. */
 function isAlreadyNormal(text: string): boolean {
-  let previousSpace = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x20 || c === 0x0a) {
-      if (previousSpace) return false;
-      previousSpace = true;
-      continue;
-    }
-    if (c < 0x21 || c > 0x7e) return false;
-    previousSpace = false;
-  }
-  return true;
+  return !NOT_NORMAL.test(text);
 }
 
 /**

@@ -146,6 +146,14 @@ export function detectInjectionInTool(tool: unknown): InjectionFinding[] {
 
 const UNREADABLE = Symbol("unreadable");
 
+/**
+ * A plain word ("string", "object", a property name) cannot carry a signal but a few
+ * one-word ones; skipping it before it is even pushed saves a frame and its pointer.
+ */
+function worthScanning(text: string): boolean {
+  return text !== "" && (!PLAIN_WORD.test(text) || ONE_WORD_SIGNAL.test(text));
+}
+
 /** "0", "1", ... "n-1": the keys of an array of length `n`. */
 function indexKeys(n: number): string[] {
   const keys = new Array<string>(n);
@@ -248,11 +256,8 @@ class ToolWalk {
       const frame = stack.pop()!;
       const { value, depth, kind } = frame;
       if (typeof value === "string") {
-        // A plain word ("string", "object", a property name) cannot carry a signal but a few
-        // one-word ones; skipping it here saves building its pointer.
-        if (value !== "" && (!PLAIN_WORD.test(value) || ONE_WORD_SIGNAL.test(value))) {
-          this.scan(value, kind, frame);
-        }
+        // Strings below the top were checked with `worthScanning` before being pushed.
+        if (depth > 0 || worthScanning(value)) this.scan(value, kind, frame);
         continue;
       }
       if (value === null || typeof value !== "object") continue;
@@ -293,7 +298,10 @@ class ToolWalk {
           );
           continue;
         }
-        const walkable = child !== null && (typeof child === "object" || typeof child === "string");
+        const walkable =
+          typeof child === "string"
+            ? worthScanning(child)
+            : child !== null && typeof child === "object";
         const property = frame.isProperties && !isArray;
         if (!walkable && !property) continue;
         const childFrame: Frame = {
