@@ -279,8 +279,10 @@ function nameEvidence(tokens: readonly string[], args: string[]): NameEvidence {
     if (MESSAGE_TOKENS.has(t)) domain(evidence, "message", why);
   }
   for (const arg of args) {
-    const why = `argument "${arg}"`;
     const lower = arg.toLowerCase();
+    if (!EXEC_ARGUMENTS.has(lower) && !NETWORK_ARGUMENTS.has(lower) && !DB_ARGUMENTS.has(lower))
+      continue;
+    const why = `argument "${arg}"`;
     if (EXEC_ARGUMENTS.has(lower)) {
       raise(evidence, "exec", why);
       domain(evidence, "exec", why);

@@ -27,8 +27,13 @@ export interface SchemaNode {
   schema: unknown;
   /** The enclosing schema position; null at the root. */
   parent: SchemaNode | null;
-  /** JSON pointer segments from the parent to here (already escaped), or the root pointer. */
-  segment: string;
+  /**
+   * The root pointer at the root; elsewhere null, and the segments from the parent are
+   * spelled from `via` and `member` only when a pointer is needed (most nodes never are).
+   */
+  segment: string | null;
+  /** The member name (map keywords) or index (array keywords) under `via`; null for single subschemas. */
+  member: string | number | null;
   /** Schema nesting depth (the root is 0). */
   depth: number;
   /** The keyword that led here (`properties`, `items`, `anyOf`, ...); null at the root. */
@@ -70,18 +75,25 @@ const isSchema = (v: unknown): boolean => typeof v === "boolean" || isObject(v);
 function child(
   schema: unknown,
   parent: SchemaNode,
-  segment: string,
+  member: string | number | null,
   depth: number,
   via: string,
   property: string | null,
 ): SchemaNode {
-  return { schema, parent, segment, depth, via, property };
+  return { schema, parent, segment: null, member, depth, via, property };
+}
+
+/** The pointer segments from a node's parent to it (escaped), or the root pointer. */
+function segmentOf(node: SchemaNode): string {
+  if (node.segment !== null) return node.segment;
+  const m = node.member;
+  return m === null ? `/${node.via}` : `/${node.via}/${typeof m === "number" ? m : esc(m)}`;
 }
 
 /** The JSON pointer of a node, built on demand (only findings need it). */
 export function pointerOf(node: SchemaNode): string {
   const parts: string[] = [];
-  for (let n: SchemaNode | null = node; n !== null; n = n.parent) parts.push(n.segment);
+  for (let n: SchemaNode | null = node; n !== null; n = n.parent) parts.push(segmentOf(n));
   parts.reverse();
   return parts.join("");
 }
@@ -99,7 +111,15 @@ export function walkSchema(
   visit: (node: SchemaNode) => void,
 ): { bound: "depth" | "size" | null; node: SchemaNode | null } {
   const stack: SchemaNode[] = [
-    { schema: root, parent: null, segment: rootPointer, depth: 0, via: null, property: null },
+    {
+      schema: root,
+      parent: null,
+      segment: rootPointer,
+      member: null,
+      depth: 0,
+      via: null,
+      property: null,
+    },
   ];
   const seen = new Set<object>();
   let count = 0;
@@ -120,7 +140,7 @@ export function walkSchema(
       if (how === undefined) continue;
       const value = s[key];
       if (how === "single" || (how === "items" && !Array.isArray(value))) {
-        if (isSchema(value)) children.push(child(value, node, `/${key}`, depth, key, null));
+        if (isSchema(value)) children.push(child(value, node, null, depth, key, null));
       } else if (how === "map") {
         if (!isObject(value)) continue;
         for (const name in value) {
@@ -128,14 +148,13 @@ export function walkSchema(
           const member = value[name];
           if (isSchema(member)) {
             const property = key === "properties" ? name : null;
-            children.push(child(member, node, `/${key}/${esc(name)}`, depth, key, property));
+            children.push(child(member, node, name, depth, key, property));
           }
         }
       } else if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) {
           const member: unknown = value[i];
-          if (isSchema(member))
-            children.push(child(member, node, `/${key}/${i}`, depth, key, null));
+          if (isSchema(member)) children.push(child(member, node, i, depth, key, null));
         }
       }
     }
