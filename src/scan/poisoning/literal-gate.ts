@@ -9,6 +9,10 @@
  * cannot match and is skipped. Over-approximating is always safe, so every construct the
  * reader does not understand simply adds no clause.
  *
+ * The gate reads texts in matching form (normalize.ts), where every whitespace character
+ * is a space or a line feed, so `\s` is read as one of those two (a test checks that
+ * normalisation never yields another whitespace character).
+ *
  * Matching is ASCII case-insensitive, as patterns with the `i` flag (and without `u`)
  * match: an ASCII pattern letter only matches an ASCII letter. A literal holding a
  * non-ASCII character counts as present whenever the text holds any non-ASCII character.
@@ -18,7 +22,7 @@
 export type LiteralClauses = readonly (readonly string[])[];
 
 interface Item {
-  kind: "char" | "group" | "other";
+  kind: "char" | "space" | "group" | "other";
   /** One character, or a run of plain characters that carries no quantifier. */
   char?: string;
   branches?: Item[][];
@@ -130,6 +134,7 @@ function parse(source: string): Item[][] {
     i += 2;
     const control = CONTROL_ESCAPES[e];
     if (control !== undefined) return { kind: "char", char: control, min: 1 };
+    if (e === "s") return { kind: "space", min: 1 };
     if (e === "x" && hexDigits(source, i, 2)) {
       i += 2;
       return {
@@ -167,7 +172,8 @@ function parse(source: string): Item[][] {
     const last = items[items.length - 1]!;
     // A repeated character is still required once, but it ends the literal run.
     items[items.length - 1] = { ...last, min: Math.min(min, 1) };
-    if (last.kind === "char" && min >= 1) items.push({ kind: "other", min: 1 });
+    if ((last.kind === "char" || last.kind === "space") && min >= 1)
+      items.push({ kind: "other", min: 1 });
   };
   return alternation();
 }
@@ -198,16 +204,26 @@ function clausesOfAlternation(branches: Item[][]): string[][] {
   return [[...union]];
 }
 
+/** Most spellings of one literal run (each `\s` doubles them); past it the run is cut. */
+const MAX_SPELLINGS = 4;
+
 function clausesOfSequence(items: Item[]): string[][] {
   const clauses: string[][] = [];
-  let run = "";
+  // The current literal run, in every spelling its `\s` items allow.
+  let run: string[] = [""];
   const flush = () => {
-    if (run !== "") clauses.push([run]);
-    run = "";
+    if (run[0] !== "") clauses.push(run);
+    run = [""];
   };
   for (const item of items) {
     if (item.kind === "char" && item.min >= 1) {
-      run += item.char!.toLowerCase();
+      const text = item.char!.toLowerCase();
+      run = run.map((spelling) => spelling + text);
+      continue;
+    }
+    if (item.kind === "space" && item.min >= 1) {
+      if (run.length * 2 > MAX_SPELLINGS) flush();
+      run = run.flatMap((spelling) => [`${spelling} `, `${spelling}\n`]);
       continue;
     }
     flush();
@@ -225,7 +241,7 @@ function clausesOfSequence(items: Item[]): string[][] {
  * @example
  * ```ts
  * import { requiredLiterals } from "./literal-gate.js";
- * console.log(requiredLiterals(/\bsilently\s(?:forward|send)\b/gi)); // [["silently"], ["forward", "send"]]
+ * console.log(requiredLiterals(/\bsilently (?:forward|send)\b/gi)); // [["silently "], ["forward", "send"]]
  * ```
  */
 export function requiredLiterals(pattern: RegExp): LiteralClauses {

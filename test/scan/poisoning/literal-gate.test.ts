@@ -54,8 +54,8 @@ function sound(raw: string): void {
 
 describe("requiredLiterals reads the literals a match must hold", () => {
   it("a sequence of words and alternations", () => {
-    expect(requiredLiterals(/\bsilently\s(?:forward|send)\b/gi)).toEqual([
-      ["silently"],
+    expect(requiredLiterals(/\bsilently (?:forward|send)\b/gi)).toEqual([
+      ["silently "],
       ["forward", "send"],
     ]);
   });
@@ -78,6 +78,36 @@ describe("requiredLiterals reads the literals a match must hold", () => {
   it("escapes read as the character they stand for; lookarounds add nothing", () => {
     expect(requiredLiterals(/\.env\x21(?!\w)\u0041/g)).toEqual([[".env!"], ["a"]]);
   });
+  it("\\s reads as a space or a line feed, the only whitespace of the matching form", () => {
+    expect(requiredLiterals(/\brm\s-rf\b/gi)).toEqual([["rm -rf", "rm\n-rf"]]);
+    expect(requiredLiterals(/\ba\s?b\s+c/gi)).toEqual([["a"], ["b ", "b\n"], ["c"]]);
+  });
+
+  it("normalisation never leaves a whitespace character other than a space or a line feed", () => {
+    // normalizeText folds one code point at a time, so checking each code point suffices.
+    const other = /[^\S \n]/;
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const ch = String.fromCodePoint(cp);
+      if (/\s/.test(ch)) continue; // whitespace itself is collapsed to a space or a line feed
+      if (other.test(ch.normalize("NFKC"))) expect(cp.toString(16)).toBe("no whitespace");
+    }
+    for (const ws of [
+      "\t",
+      "\v",
+      "\f",
+      "\r",
+      "\u00a0",
+      "\u1680",
+      "\u2003",
+      "\u2028",
+      "\u3000",
+      "\ufeff",
+    ]) {
+      expect(other.test(normalizeText(`a${ws}b`).text), JSON.stringify(ws)).toBe(false);
+    }
+  });
+
   it("a unicode-mode pattern is left unconstrained", () => {
     expect(requiredLiterals(/secret/u)).toEqual([]);
   });
