@@ -124,8 +124,10 @@ export async function run(): Promise<string> {
       ],
     ),
     "",
-    `Python original: about 375 ms to approve and check 10,000 tools; target under 40 ms: **${((approveMs * 1e6 + listingNs) / 1e6).toFixed(1)} ms** ` +
-      `(${approveMs * 1e6 + listingNs < 40e6 ? "met" : "NOT met"}).`,
+    `Python original: about 375 ms to approve and check 10,000 tools; target under 40 ms: **${((approveNs + listingNs) / 1e6).toFixed(1)} ms** ` +
+      `(${approveNs + listingNs < 40e6 ? "met" : "NOT met"}; ${formatRatio(375e6 / (approveNs + listingNs))} faster than the Python original). ` +
+      `The floor alone, one JSON.stringify + SHA-256 pass over the 10,000 tools, takes ${(listingFloorNs / 1e6).toFixed(1)} ms in this run` +
+      `${listingFloorNs > 40e6 ? ", so the 40 ms target is below what any implementation that reads and hashes each tool once can reach on this machine" : ""}.`,
     "",
     `Memory: about ${(small / 1024).toFixed(1)} KiB of heap per pin at 1,000 pins and ${(large / 1024).toFixed(1)} KiB at 10,000 ` +
       "(linear growth: each pin keeps its digest, a copy of the approved definition and its canonical field texts).",
