@@ -191,17 +191,37 @@ function better(a: readonly string[], b: readonly string[]): boolean {
   return ma !== mb ? ma > mb : a.length < b.length;
 }
 
-function clausesOfAlternation(branches: Item[][]): string[][] {
+/**
+ * A match of `A1 ∧ A2 | B1 ∧ B2` satisfies every `Ai ∨ Bj`. Each clause of each branch is
+ * joined with the best clause of every other branch, so a branch's rarer clauses (an
+ * `@`, a keyword at the end) still count even when its best one is common.
+ */
+function clausesOfAlternation(branches: Item[][], top = false): string[][] {
   if (branches.length === 1) return clausesOfSequence(branches[0]!);
-  const union = new Set<string>();
+  const perBranch: string[][][] = [];
+  const bests: string[][] = [];
   for (const branch of branches) {
     const clauses = clausesOfSequence(branch);
     if (clauses.length === 0) return [];
     let best = clauses[0]!;
     for (const clause of clauses) if (better(clause, best)) best = clause;
-    for (const literal of best) union.add(literal);
+    perBranch.push(clauses);
+    bests.push(best);
   }
-  return [[...union]];
+  if (!top) return [[...new Set(bests.flat())]];
+  const joined: string[][] = [];
+  const seen = new Set<string>();
+  perBranch.forEach((clauses, k) => {
+    const others = bests.filter((_, j) => j !== k).flat();
+    for (const clause of clauses) {
+      const union = [...new Set([...clause, ...others])];
+      const key = [...union].sort().join("\u0000");
+      if (seen.has(key)) continue;
+      seen.add(key);
+      joined.push(union);
+    }
+  });
+  return joined;
 }
 
 /** Most spellings of one literal run (each `\s` doubles them); past it the run is cut. */
@@ -246,7 +266,7 @@ function clausesOfSequence(items: Item[]): string[][] {
  */
 export function requiredLiterals(pattern: RegExp): LiteralClauses {
   if (pattern.unicode || pattern.flags.includes("v")) return [];
-  return clausesOfAlternation(parse(pattern.source));
+  return clausesOfAlternation(parse(pattern.source), true);
 }
 
 /**

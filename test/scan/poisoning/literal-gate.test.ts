@@ -67,8 +67,21 @@ describe("requiredLiterals reads the literals a match must hold", () => {
     ]);
     expect(requiredLiterals(/(?:a|b)?[xyz]{2,4}/g)).toEqual([]);
   });
-  it("a top-level alternation needs one literal of each branch", () => {
+  it("a top-level alternation joins each clause of a branch with the best of the others", () => {
     expect(requiredLiterals(/\bcurl\b|\/dev\/tcp\/|\biex\s?\(/gi)).toEqual([
+      ["curl", "/dev/tcp/", "iex"],
+      ["(", "curl", "/dev/tcp/"],
+    ]);
+    expect(requiredLiterals(/\bsend\b[^\n]{0,9}@x|\bpost (?:to|at) y/gi)).toEqual([
+      ["send", "post "],
+      ["@x", "post "],
+      ["to", "at", "send"],
+      [" y", "send"],
+    ]);
+  });
+  it("a nested alternation needs one literal of each branch", () => {
+    expect(requiredLiterals(/x(?:\bcurl\b|\/dev\/tcp\/|\biex\s?\()/gi)).toEqual([
+      ["x"],
       ["curl", "/dev/tcp/", "iex"],
     ]);
   });
