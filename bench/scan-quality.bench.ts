@@ -13,9 +13,10 @@ import { COMMAND_RULES } from "../src/scan/poisoning/commands.js";
 import { CONCEALMENT_RULES } from "../src/scan/poisoning/concealment.js";
 import { EXFILTRATION_RULES, SIDE_CHANNEL_RULES } from "../src/scan/poisoning/exfiltration.js";
 import { detectInjection, detectInjectionInTool } from "../src/scan/poisoning/index.js";
-import { requiredLiterals } from "../src/scan/poisoning/literal-gate.js";
+
 import { MANIPULATION_RULES } from "../src/scan/poisoning/manipulation.js";
 import { OVERRIDE_RULES } from "../src/scan/poisoning/override.js";
+import { requiredLiterals } from "../src/scan/poisoning/required-literals.js";
 import { TAMPERING_RULES } from "../src/scan/poisoning/shadowing.js";
 import { SIDE_EFFECT_RULES } from "../src/scan/poisoning/side-effects.js";
 import type { ScanReport } from "../src/scan/types.js";

@@ -13,10 +13,11 @@ import {
   EXFILTRATION_RULES,
   SIDE_CHANNEL_RULES,
 } from "../../../src/scan/poisoning/exfiltration.js";
-import { LiteralsIn, requiredLiterals } from "../../../src/scan/poisoning/literal-gate.js";
+import { LiteralsIn } from "../../../src/scan/poisoning/literal-gate.js";
 import { MANIPULATION_RULES } from "../../../src/scan/poisoning/manipulation.js";
 import { normalizeText } from "../../../src/scan/poisoning/normalize.js";
 import { BANNER_PATTERNS, OVERRIDE_RULES } from "../../../src/scan/poisoning/override.js";
+import { requiredLiterals } from "../../../src/scan/poisoning/required-literals.js";
 import { SHADOWING_PATTERNS, TAMPERING_RULES } from "../../../src/scan/poisoning/shadowing.js";
 import { SIDE_EFFECT_RULES } from "../../../src/scan/poisoning/side-effects.js";
 import { corpusPath, describeCorpus } from "../../helpers/corpus.js";
