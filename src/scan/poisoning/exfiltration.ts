@@ -24,6 +24,12 @@ const DATA_RE =
   /\b(?:every|all|any|each|everything|contents?|conversations?|arguments|inputs|data|files|keys|credentials|secrets|tokens|passwords|history|messages|results|responses|logs|details|information|requests|queries|documents|notes|emails|user'?s)\b/i;
 
 const STRONG_READ = /^(?:cat|exfiltrat|steal|harvest|dump|leak|grab)/i;
+/**
+ * What was read is moved into an argument, body, field or message ("read ~/.ssh/id_rsa and
+ * put it in the body"): a secret leaving through a parameter, with no alarm word needed.
+ */
+const INTO_ARGUMENT_RE =
+  /\b(?:put|puts|place|places|pass|passes|include|includes|insert|inserts|add|adds|embed|embeds|append|appends|paste|pastes|attach|attaches|encode|encodes|fill|fills|set|sets)\b[^.\n]{0,40}?\b(?:in|into|inside|as|within|to)\b[^.\n]{0,30}?\b(?:body|field|parameter|param|argument|arg|message|request|payload|notes?|comment|header|query|url|value)\b/i;
 
 const notNegated = (text: string, m: RegExpExecArray) =>
   !isNegated(text, m.index) && !isDefensive(text, m.index);
@@ -40,7 +46,8 @@ export const EXFILTRATION_RULES: readonly PhraseRule[] = [
     accept: (text, m) =>
       notNegated(text, m) &&
       (STRONG_READ.test(m[0]) ||
-        MARKER_RE.test(sentenceAround(text, m.index, m.index + m[0].length))),
+        MARKER_RE.test(sentenceAround(text, m.index, m.index + m[0].length)) ||
+        INTO_ARGUMENT_RE.test(sentenceAround(text, m.index, m.index + m[0].length))),
   },
   {
     signal: "secret-access",
