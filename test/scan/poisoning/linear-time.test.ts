@@ -13,7 +13,6 @@ import {
   EXFILTRATION_RULES,
   SIDE_CHANNEL_RULES,
 } from "../../../src/scan/poisoning/exfiltration.js";
-import { GATE_PATTERN } from "../../../src/scan/poisoning/gates.js";
 import { detectInjection, MAX_FINDINGS_PER_TEXT } from "../../../src/scan/poisoning/index.js";
 import { MANIPULATION_RULES } from "../../../src/scan/poisoning/manipulation.js";
 import { BANNER_PATTERNS, OVERRIDE_RULES } from "../../../src/scan/poisoning/override.js";
@@ -30,7 +29,7 @@ const RULE_PATTERNS = [
   ...TAMPERING_RULES,
   ...SIDE_EFFECT_RULES,
 ].map((rule) => rule.pattern);
-const PATTERNS = [...RULE_PATTERNS, ...BANNER_PATTERNS, ...SHADOWING_PATTERNS, GATE_PATTERN];
+const PATTERNS = [...RULE_PATTERNS, ...BANNER_PATTERNS, ...SHADOWING_PATTERNS];
 
 /** Violations of the linear-time shape in a pattern source. */
 function violations(source: string): string[] {
