@@ -18,6 +18,7 @@
  * non-ASCII character counts as present whenever the text holds any non-ASCII character.
  */
 
+import { GATE_CLAUSES } from "./gate-clauses.js";
 import { type LiteralClauses, requiredLiterals } from "./required-literals.js";
 
 /**
@@ -35,6 +36,29 @@ const COMMON = /^(?:[a-z ]{1,2}|[.,:;'"()/-])$/;
 function selective(clauses: LiteralClauses): LiteralClauses {
   const strong = clauses.filter((clause) => !clause.some((literal) => COMMON.test(literal)));
   return strong.length > 0 ? strong : clauses;
+}
+
+/**
+ * The clauses the gate checks for `pattern`: read off its source (required-literals.ts)
+ * and kept only where selective. Exported for the test that keeps gate-clauses.ts, the
+ * same result precomputed for the built-in patterns, in step with the patterns.
+ */
+export function gateClauses(pattern: RegExp): LiteralClauses {
+  return selective(requiredLiterals(pattern));
+}
+
+/**
+ * Where {@link gateClauses} would be read from: the precomputed table when it holds the
+ * pattern's exact source and flags (a cold start then skips reading ~50 pattern sources),
+ * the pattern itself otherwise.
+ */
+function clausesFor(pattern: RegExp): LiteralClauses {
+  return GATE_CLAUSES.get(`${pattern.flags}/${pattern.source}`) ?? gateClauses(pattern);
+}
+
+/** The registered patterns, in registration order (for the gate-clauses.ts test). */
+export function gatedPatterns(): readonly RegExp[] {
+  return [...known, ...pending];
 }
 
 /** Character classes of the automaton: 0 is "no literal has this character". */
@@ -112,7 +136,7 @@ function build(): Automaton {
     if (ids.has(pattern)) continue;
     const pid = clauseCount.length;
     ids.set(pattern, pid);
-    const clauses = selective(requiredLiterals(pattern));
+    const clauses = clausesFor(pattern);
     clauseCount.push(clauses.length);
     for (const clause of clauses) {
       const literals = clause.map((literal) => {
