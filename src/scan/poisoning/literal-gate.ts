@@ -175,13 +175,26 @@ function build(): Automaton {
   for (const literal of literalIds.keys()) capacity += literal.length;
   const trie = new Int32Array(capacity * classes);
   const literalAt = new Int32Array(capacity).fill(-1);
+  // Each state's children as a linked list, so the breadth-first pass below visits the
+  // trie's edges rather than every (state, class) slot (a cold start pays for those).
+  const firstChild = new Int32Array(capacity);
+  const nextSibling = new Int32Array(capacity);
+  const edgeClass = new Int32Array(capacity);
+  const nonAsciiIds = new Set(nonAscii);
   let states = 1;
   for (const [literal, id] of literalIds) {
-    if (nonAscii.includes(id)) continue;
+    if (nonAsciiIds.has(id)) continue;
     let state = 0;
     for (let k = 0; k < literal.length; k++) {
-      const slot = state * classes + CLASS_OF[literal.charCodeAt(k)]!;
-      if (trie[slot] === 0) trie[slot] = states++;
+      const cls = CLASS_OF[literal.charCodeAt(k)]!;
+      const slot = state * classes + cls;
+      if (trie[slot] === 0) {
+        const child = states++;
+        trie[slot] = child;
+        edgeClass[child] = cls;
+        nextSibling[child] = firstChild[state]!;
+        firstChild[state] = child;
+      }
       state = trie[slot]!;
     }
     literalAt[state] = id;
@@ -193,18 +206,14 @@ function build(): Automaton {
   const output = new Int32Array(states).fill(-1);
   const queue = new Int32Array(states);
   let tail = 0;
-  for (let cls = 1; cls < classes; cls++) {
-    const to = trie[cls]!;
-    if (to !== 0) {
-      output[to] = literalAt[to] !== -1 ? to : -1;
-      queue[tail++] = to;
-    }
+  for (let to = firstChild[0]!; to !== 0; to = nextSibling[to]!) {
+    output[to] = literalAt[to] !== -1 ? to : -1;
+    queue[tail++] = to;
   }
   for (let head = 0; head < tail; head++) {
     const state = queue[head]!;
-    for (let cls = 1; cls < classes; cls++) {
-      const to = trie[state * classes + cls]!;
-      if (to === 0) continue;
+    for (let to = firstChild[state]!; to !== 0; to = nextSibling[to]!) {
+      const cls = edgeClass[to]!;
       let f = fail[state]!;
       while (f !== 0 && trie[f * classes + cls] === 0) f = fail[f]!;
       const viaFail = trie[f * classes + cls]!;
