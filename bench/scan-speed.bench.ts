@@ -208,6 +208,51 @@ export async function run(): Promise<string> {
         ],
       ),
     );
+    // Where a cold process spends its scan time: each phase timed inside a fresh process
+    // (fastest of the runs per phase); a second scan in the same process is the warm baseline.
+    const phaseScript =
+      `const t0=performance.now();const s=await import(${JSON.stringify(join(root, "dist", "scan", "index.js"))});` +
+      `const t1=performance.now();const p=s.resolvePolicy("permissive");const set=await s.loadToolDefs(${JSON.stringify(corpus)});` +
+      "const t2=performance.now();s.scanTools(set,p,{policyName:p.name});const t3=performance.now();" +
+      "s.scanTools(set,p,{policyName:p.name});const t4=performance.now();" +
+      "process.stdout.write(JSON.stringify([t1-t0,t2-t1,t3-t2,t4-t3]));";
+    const phases = [Infinity, Infinity, Infinity, Infinity];
+    for (let r = 0; r < runs; r++) {
+      const res = spawnSync(process.execPath, ["--input-type=module", "-e", phaseScript], {
+        encoding: "utf8",
+      });
+      const times = JSON.parse(res.stdout) as number[];
+      times.forEach((t, k) => {
+        phases[k] = Math.min(phases[k]!, t);
+      });
+    }
+    const [importMs, loadMs, coldMs, warmMs] = phases as [number, number, number, number];
+    out.push(
+      "",
+      `Inside a fresh process, each phase's fastest of ${runs} runs. The baseline is the second \`scanTools\` of the same tools in the same process (warm).`,
+      "",
+      table(
+        ["phase", "time", "× warm scan"],
+        [
+          [
+            "import `agent-airlock/scan`",
+            `${importMs.toFixed(1)} ms`,
+            formatRatio(importMs / warmMs),
+          ],
+          [
+            "`loadToolDefs` on the real servers",
+            `${loadMs.toFixed(1)} ms`,
+            formatRatio(loadMs / warmMs),
+          ],
+          [
+            "first `scanTools` (cold: gate build, pattern compiles, unoptimised code)",
+            `${coldMs.toFixed(1)} ms`,
+            formatRatio(coldMs / warmMs),
+          ],
+          ["second `scanTools` (baseline)", `${warmMs.toFixed(1)} ms`, formatRatio(1)],
+        ],
+      ),
+    );
   } else {
     out.push("", "_Whole-process row skipped: `npm run build` produced no dist/cli/bin.js._");
   }
