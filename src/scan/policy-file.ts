@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import picomatch from "picomatch";
 import { ScanPolicyError } from "./errors.js";
-import { resolvePolicy, type SecurityPolicy } from "./policy.js";
+import { freezePolicy, resolvePolicy, type SecurityPolicy } from "./policy.js";
 
 const TOP_KEYS = new Set([
   "$schema",
@@ -154,18 +154,4 @@ export async function loadPolicyFile(path: string): Promise<SecurityPolicy> {
     );
   }
   return parsePolicy(value, path);
-}
-
-function freezePolicy(p: SecurityPolicy): SecurityPolicy {
-  return Object.freeze({
-    ...p,
-    allow: Object.freeze([...p.allow]),
-    deny: Object.freeze([...p.deny]),
-    capabilities: Object.freeze({
-      ...p.capabilities,
-      granted: Object.freeze([...p.capabilities.granted]),
-      denied: Object.freeze([...p.capabilities.denied]),
-      sandboxOnly: Object.freeze([...p.capabilities.sandboxOnly]),
-    }),
-  });
 }

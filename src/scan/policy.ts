@@ -32,7 +32,8 @@ export interface SecurityPolicy {
   capabilities: CapabilityPolicy;
 }
 
-const freeze = (p: SecurityPolicy): SecurityPolicy =>
+/** A deep-frozen copy of a policy: presets and loaded policy files cannot be changed later. */
+export const freezePolicy = (p: SecurityPolicy): SecurityPolicy =>
   Object.freeze({
     ...p,
     allow: Object.freeze([...p.allow]),
@@ -56,7 +57,7 @@ const freeze = (p: SecurityPolicy): SecurityPolicy =>
  * console.log(report.exitCode); // 0
  * ```
  */
-export const PERMISSIVE_POLICY: SecurityPolicy = freeze({
+export const PERMISSIVE_POLICY: SecurityPolicy = freezePolicy({
   name: "permissive",
   description: "Every tool and capability allowed; contract rules only.",
   allow: ["**"],
@@ -76,7 +77,7 @@ export const PERMISSIVE_POLICY: SecurityPolicy = freeze({
  * console.log(report.results[0]?.findings.map((f) => f.code)); // ["SCAN006"]
  * ```
  */
-export const READ_ONLY_POLICY: SecurityPolicy = freeze({
+export const READ_ONLY_POLICY: SecurityPolicy = freezePolicy({
   name: "read-only",
   description: "Reads only: no writes, deletes, execution or sending.",
   allow: ["**"],
@@ -99,7 +100,7 @@ export const READ_ONLY_POLICY: SecurityPolicy = freeze({
  * console.log(STRICT_POLICY.capabilities.denied.includes("exec.*")); // true
  * ```
  */
-export const STRICT_POLICY: SecurityPolicy = freeze({
+export const STRICT_POLICY: SecurityPolicy = freezePolicy({
   name: "strict",
   description: "Reads pass; writes and network sandboxed; deletes, execution, secrets denied.",
   allow: ["**"],
@@ -124,7 +125,7 @@ export const STRICT_POLICY: SecurityPolicy = freeze({
  * console.log(report.results[0]?.findings[0]?.code); // "SCAN001"
  * ```
  */
-export const CAMOUFLAGE_RESISTANT_POLICY: SecurityPolicy = freeze({
+export const CAMOUFLAGE_RESISTANT_POLICY: SecurityPolicy = freezePolicy({
   name: "deny-by-default",
   description: "Nothing allowed unless listed; plain reads only; annotations cannot narrow.",
   allow: [],
