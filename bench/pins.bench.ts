@@ -74,7 +74,6 @@ export async function run(): Promise<string> {
     ],
     { rounds: 7, roundMs: 1 },
   ) as [number, number, number];
-  const approveMs = approveNs / 1e6;
 
   // Memory growth: heap used by guards holding N pins, per pin, at two sizes.
   const heapPerPin = (n: number): number => {

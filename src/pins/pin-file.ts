@@ -219,7 +219,8 @@ export async function readPinFile(path: string): Promise<PinFile> {
  * ```
  */
 export async function writePinFile(path: string, file: PinFile): Promise<void> {
-  const text = serializePinFile(parsePinFile(serializePinFile(file)));
+  const text = serializePinFile(file);
+  parsePinFile(text); // never write a file that would not load back
   const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
   try {
     await writeFile(temporary, text, { encoding: "utf8", mode: 0o644 });
