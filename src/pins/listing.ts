@@ -117,11 +117,19 @@ function describeRefusal(tool: RefusedTool): string {
   return `${label} (${why})`;
 }
 
+/** Most refused tools a message names; the rest are counted (a hostile listing can be huge). */
+const MAX_NAMED_REFUSALS = 20;
+
 /** The refusal of a listing, with the message MCP clients see. */
 export function refusedListingError(check: ListingCheck): ToolListingDriftError {
+  const named = check.refused.slice(0, MAX_NAMED_REFUSALS).map(describeRefusal).join(", ");
+  const more =
+    check.refused.length > MAX_NAMED_REFUSALS
+      ? ` and ${check.refused.length - MAX_NAMED_REFUSALS} more`
+      : "";
   return new ToolListingDriftError(
     "refused",
-    `tools/list refused: not admitted by the pins: ${check.refused.map(describeRefusal).join(", ")}`,
+    `tools/list refused: not admitted by the pins: ${named}${more}`,
     check,
   );
 }

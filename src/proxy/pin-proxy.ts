@@ -1,4 +1,5 @@
 import type { Readable, Writable } from "node:stream";
+import { AIRLOCK_BLOCK } from "../mcp/refusal.js";
 import { toolPageSource } from "../mcp/tool-page-source.js";
 import { collectToolPages } from "../mcp/tool-pages.js";
 import type { ListingCheck } from "../pins/types.js";
@@ -63,8 +64,8 @@ export interface RunningPinProxy {
   stop(): Promise<PinProxyOutcome>;
 }
 
-/** Text every refusal starts with, so clients and people can recognise it. */
-export const BLOCK_PREFIX = "AIRLOCK_BLOCK:";
+/** Text every refusal starts with, so clients and people can recognise it (one definition: `AIRLOCK_BLOCK`). */
+export const BLOCK_PREFIX = AIRLOCK_BLOCK;
 
 interface PendingRequest {
   id: unknown;

@@ -227,3 +227,19 @@ describe("listing properties", () => {
     );
   });
 });
+
+describe("refusal messages stay bounded", () => {
+  it("names at most 20 refused tools and counts the rest; the check keeps them all", () => {
+    const guard = guardFor(add);
+    const tools = Array.from({ length: 1_000 }, (_, i) => ({ name: `t${i}` }));
+    try {
+      guard.validateListing({ tools });
+      expect.unreachable();
+    } catch (err) {
+      const message = (err as ToolListingDriftError).message;
+      expect(message).toContain("t19 (unpinned) and 980 more");
+      expect(message).not.toContain("t20 ");
+      expect((err as ToolListingDriftError).check?.refused).toHaveLength(1_000);
+    }
+  });
+});
