@@ -3,6 +3,7 @@
  * matching form (see normalize.ts) and are mapped back to original offsets; character
  * families (invisible, fenced, encoded) run on the original text.
  */
+import { foldCase } from "./case-fold.js";
 import { detectCommands } from "./commands.js";
 import { detectConcealment } from "./concealment.js";
 import { detectEncoded } from "./encoded.js";
@@ -71,15 +72,18 @@ function collect(text: string, site: TextSite, depth: number, gate: boolean): Co
   // every family at once when no pattern at all can match (most texts).
   const literals = gate ? new LiteralsIn(t) : undefined;
   if (literals === undefined || literals.allowsAny()) {
-    detectOverride(t, normalized, true, literals);
-    detectConcealment(t, normalized, literals);
-    detectExfiltration(t, normalized, literals);
-    detectSideChannel(t, site.kind.startsWith("schema-"), normalized, literals);
-    detectShadowing(t, site.toolName, normalized, literals);
-    detectTampering(t, normalized, literals);
-    detectSideEffects(t, normalized, literals);
-    detectCommands(t, normalized, literals);
-    detectManipulation(t, normalized, literals);
+    // Phrase patterns are lower case and run on the lower-case twin (case-fold.ts); the
+    // banner check and tool names quoted in a finding read the text's own case.
+    const lower = foldCase(t);
+    detectOverride(lower, t, normalized, literals);
+    detectConcealment(lower, normalized, literals);
+    detectExfiltration(lower, normalized, literals);
+    detectSideChannel(lower, site.kind.startsWith("schema-"), normalized, literals);
+    detectShadowing(lower, t, site.toolName, normalized, literals);
+    detectTampering(lower, normalized, literals);
+    detectSideEffects(lower, normalized, literals);
+    detectCommands(lower, normalized, literals);
+    detectManipulation(lower, normalized, literals);
   }
   // Matching form unchanged means printable ASCII with single spaces and line feeds:
   // nothing invisible or control to look for.

@@ -40,7 +40,7 @@ export const EXFILTRATION_RULES: readonly PhraseRule[] = [
     signal: "secret-access",
     pattern: new RegExp(
       `\\b(?:read|reads|reading|cat|collect|collects|collecting|include|includes|including|append|appends|appending|attach|attaches|extract|extracts|dump|dumps|harvest|harvests|gather|gathers|copy|copies|grab|grabs|steal|steals|exfiltrate|exfiltrates|send|sends|upload|uploads|leak|leaks|forward|forwards|print|prints|output|outputs|retrieve|retrieves|fetch|fetches)\\b[^\\n]{0,60}?${SECRET_PATH}`,
-      "gi",
+      "g",
     ),
     why: "has the model or the tool read a key, credential or shell file",
     accept: (text, m) =>
@@ -53,7 +53,7 @@ export const EXFILTRATION_RULES: readonly PhraseRule[] = [
     signal: "secret-access",
     pattern: new RegExp(
       `\\b(?:collect|collects|collecting|harvest|harvests|gather|gathers|dump|dumps|steal|steals|exfiltrate|exfiltrates|extract|extracts|grab|grabs|scrape|scrapes|read|reads|include|includes|append|appends|copy|copies)\\b[^\\n]{0,60}?\\b${SECRET_NOUN}\\b`,
-      "gi",
+      "g",
     ),
     why: "has the tool or the model collect keys, credentials or secrets on the side",
     accept: (text, m) =>
@@ -62,13 +62,13 @@ export const EXFILTRATION_RULES: readonly PhraseRule[] = [
   {
     signal: "secret-access",
     pattern:
-      /\bcredential[- ]?dump(?:ing|er)?\b|\bdump (?:the |all |any )?(?:credentials|passwords|secrets|keys|tokens)\b/gi,
+      /\bcredential[- ]?dump(?:ing|er)?\b|\bdump (?:the |all |any )?(?:credentials|passwords|secrets|keys|tokens)\b/g,
     why: "asks for credentials to be dumped",
   },
   {
     signal: "secret-access",
     pattern:
-      /\b(?:reply|respond|answer|output|print|reveal|disclose|leak|share|paste)\b[^\n]{0,20}?\b(?:with|the|your|all|any)\b[^\n]{0,25}?\b(?:admin|root|api|access|secret|auth|session|bearer|master)[ -]?(?:token|key|password|credentials?|secret)s?\b/gi,
+      /\b(?:reply|respond|answer|output|print|reveal|disclose|leak|share|paste)\b[^\n]{0,20}?\b(?:with|the|your|all|any)\b[^\n]{0,25}?\b(?:admin|root|api|access|secret|auth|session|bearer|master)[ -]?(?:token|key|password|credentials?|secret)s?\b/g,
     why: "asks the model to hand over a token, password or key",
     accept: notNegated,
   },
@@ -76,7 +76,7 @@ export const EXFILTRATION_RULES: readonly PhraseRule[] = [
     signal: "exfiltration",
     pattern: new RegExp(
       `\\b(?:send|sends|sent|sending|forward|forwards|forwarded|forwarding|post|posts|posted|posting|upload|uploads|uploaded|uploading|transmit|transmits|transmitted|exfiltrate|exfiltrates|exfiltrated|leak|leaks|leaked|e-?mail|e-?mails|e-?mailed|mail|mails|mailed|beacon|beacons|submit|submits|relay|relays|relayed|copy|copies|copied|pipe|pipes)\\b[^\\n]{0,80}?\\b(?:to|into|onto|towards|at)\\s(?:our\\s|the\\s|a\\s|an\\s)?[^\\n]{0,40}?${DESTINATION}`,
-      "gi",
+      "g",
     ),
     why: "sends data to a fixed address, URL or outside destination",
     accept: (text, m) => {
@@ -90,7 +90,7 @@ export const EXFILTRATION_RULES: readonly PhraseRule[] = [
   },
   {
     signal: "exfiltration",
-    pattern: new RegExp(`\\b(?:bcc|cc)\\b:?\\s(?:to\\s)?${EMAIL}`, "gi"),
+    pattern: new RegExp(`\\b(?:bcc|cc)\\b:?\\s(?:to\\s)?${EMAIL}`, "g"),
     why: "copies messages to a fixed address",
     accept: notNegated,
   },
@@ -98,7 +98,7 @@ export const EXFILTRATION_RULES: readonly PhraseRule[] = [
     signal: "exfiltration",
     pattern: new RegExp(
       `\\b(?:access|visit|contact|ping|notify|call|fetch|hit|query|connect to|report|log|sync|push|publish|share|make (?:a |an )?(?:[a-z]{1,10} )?request to|send (?:a |an )?(?:[a-z]{1,10} )?request to)\\b[^\\n]{0,80}?(?:${URL}|${OUTSIDE_DESTINATION})`,
-      "gi",
+      "g",
     ),
     why: "orders a request to a fixed endpoint outside the tool's job",
     accept: (text, m) =>
@@ -110,12 +110,12 @@ export const EXFILTRATION_RULES: readonly PhraseRule[] = [
   {
     signal: "exfiltration",
     pattern:
-      /!\[[^\]\n]{0,100}\]\((?:https?:)?\/\/[^\s)]{0,300}?(?:\{|%7b|<)|\bhttps?:\/\/[^\s)'"`]{0,300}?[?&#][\w.-]{1,30}=(?:\{|%7b|<|\$)\{?[\w.-]{0,30}?(?:conversation|chat|history|prompt|messages|secret|token|api_?key|password|credential|context|memory|summary|transcript|ssh|env)/gi,
+      /!\[[^\]\n]{0,100}\]\((?:https?:)?\/\/[^\s)]{0,300}?(?:\{|%7b|<)|\bhttps?:\/\/[^\s)'"`]{0,300}?[?&#][\w.-]{1,30}=(?:\{|%7b|<|\$)\{?[\w.-]{0,30}?(?:conversation|chat|history|prompt|messages|secret|token|api_?key|password|credential|context|memory|summary|transcript|ssh|env)/g,
     why: "renders an image or link whose URL is templated to carry conversation data or secrets out",
   },
   {
     signal: "exfiltration",
-    pattern: /\bexfiltrat(?:e|es|ed|ing)\b/gi,
+    pattern: /\bexfiltrat(?:e|es|ed|ing)\b/g,
     why: "asks for data to be exfiltrated",
     accept: notNegated,
   },
@@ -130,7 +130,7 @@ const CONTEXT_ITEM =
 export const SIDE_CHANNEL_RULES: readonly PhraseRule[] = [
   {
     signal: "side-channel-parameter",
-    pattern: new RegExp(`\\b${FILL}\\b[^\\n]{0,40}?\\b${CONTEXT_ITEM}\\b`, "gi"),
+    pattern: new RegExp(`\\b${FILL}\\b[^\\n]{0,40}?\\b${CONTEXT_ITEM}\\b`, "g"),
     why: "asks the model to put its conversation, prompt or instructions into a parameter",
     accept: notNegated,
   },
@@ -138,14 +138,14 @@ export const SIDE_CHANNEL_RULES: readonly PhraseRule[] = [
     signal: "side-channel-parameter",
     pattern: new RegExp(
       `\\b${FILL}\\b[^\\n]{0,30}?\\b(?:any|all|every)\\b[^\\n]{0,20}?\\b(?:${SECRET_NOUN}|environment variables|env vars|personal (?:data|information|details))\\b`,
-      "gi",
+      "g",
     ),
     why: "asks the model to put secrets or personal data into a parameter",
     accept: notNegated,
   },
 ];
 
-const CONTENTS_OF_SECRET = new RegExp(`\\bcontents? of\\b[^\\n]{0,30}?${SECRET_PATH}`, "gi");
+const CONTENTS_OF_SECRET = new RegExp(`\\bcontents? of\\b[^\\n]{0,30}?${SECRET_PATH}`, "g");
 
 /** Run the exfiltration family over the matching text. */
 export function detectExfiltration(text: string, hits: RawHit[], literals?: LiteralsIn): void {

@@ -16,7 +16,7 @@ export const MANIPULATION_RULES: readonly PhraseRule[] = [
   {
     signal: "scripted-message",
     pattern:
-      /\b(?:state|say|display|announce|show|present|report|tell|inform|notify|add|append|broadcast)\b(?:[^\n]{0,40}?(?:\bmessage|\bto the user|\bto users|\bthe user|\busers|\bas))?\s?:?\s?['"“‘][^'"”’\n]{12,200}/gi,
+      /\b(?:state|say|display|announce|show|present|report|tell|inform|notify|add|append|broadcast)\b(?:[^\n]{0,40}?(?:\bmessage|\bto the user|\bto users|\bthe user|\busers|\bas))?\s?:?\s?['"“‘][^'"”’\n]{12,200}/g,
     why: "tells the model to relay a fixed message to the user",
     accept: (text, m) =>
       /\b(?:must|mandatory|then|always|required|should|after|before)\b/i.test(
@@ -26,13 +26,13 @@ export const MANIPULATION_RULES: readonly PhraseRule[] = [
   {
     signal: "scripted-message",
     pattern:
-      /\b(?:mandatory|must|required)\b[^\n]{0,40}?\bpromotional\b|\bpromotional (?:message|content|text|notice)\b[^\n]{0,40}?\b(?:must|mandatory|required)\b/gi,
+      /\b(?:mandatory|must|required)\b[^\n]{0,40}?\bpromotional\b|\bpromotional (?:message|content|text|notice)\b[^\n]{0,40}?\b(?:must|mandatory|required)\b/g,
     why: "makes a promotional message mandatory output",
   },
   {
     signal: "pretext-directive",
     pattern:
-      /\b(?:you|the system|the model|the assistant|the agent)\s(?:must|should|need to|has to|have to|is required to|are required to)\s(?:first\s|also\s|then\s|always\s|now\s)?(?:call|use|invoke|run|execute|perform|fetch|access|visit|read|send|query|retrieve|make|check|clean|remove|delete|update|add|modify|halt|present|display|inform)\b/gi,
+      /\b(?:you|the system|the model|the assistant|the agent)\s(?:must|should|need to|has to|have to|is required to|are required to)\s(?:first\s|also\s|then\s|always\s|now\s)?(?:call|use|invoke|run|execute|perform|fetch|access|visit|read|send|query|retrieve|make|check|clean|remove|delete|update|add|modify|halt|present|display|inform)\b/g,
     why: "gives an out-of-scope order justified with compliance, audit or 'necessary context' language",
     accept: (text, m) =>
       PRETEXT_RE.test(

@@ -40,54 +40,54 @@ export const OVERRIDE_RULES: readonly PhraseRule[] = [
     signal: "instruction-override",
     pattern: new RegExp(
       `\\b(?:ignore|disregard|forget|override|bypass|discard|abandon|drop)\\s(?:all\\s|any\\s|the\\s|your\\s|every\\s)?(?:of\\s)?(?:the\\s|your\\s|these\\s|those\\s)?${QUALIFIER}\\s(?:[a-z]{1,15}\\s)?${INSTRUCTION_NOUN}\\b`,
-      "gi",
+      "g",
     ),
     why: "tells the model to discard the instructions it was given",
   },
   {
     signal: "instruction-override",
     pattern:
-      /\b(?:ignore|disregard|forget|override|bypass)\s(?:all\s|any\s|the\s|your\s)?(?:system\sprompt|system\smessage|instructions|safety\s(?:rules|guidelines|filters|restrictions|policies)|guardrails|content\spolicy)\b/gi,
+      /\b(?:ignore|disregard|forget|override|bypass)\s(?:all\s|any\s|the\s|your\s)?(?:system\sprompt|system\smessage|instructions|safety\s(?:rules|guidelines|filters|restrictions|policies)|guardrails|content\spolicy)\b/g,
     why: "tells the model to discard its system prompt or safety rules",
   },
   {
     signal: "instruction-override",
-    pattern: new RegExp(FOREIGN_OVERRIDE, "gi"),
+    pattern: new RegExp(FOREIGN_OVERRIDE, "g"),
     why: "tells the model to discard the instructions it was given (non-English)",
   },
   {
     signal: "instruction-override",
     pattern:
-      /\byou are (?:now|no longer)\b[^\n]{0,60}?\b(?:agent|assistant|ai|model|bot|mode|dan|unrestricted|jailbroken|unfiltered|uncensored|free|without|bound)\b/gi,
+      /\byou are (?:now|no longer)\b[^\n]{0,60}?\b(?:agent|assistant|ai|model|bot|mode|dan|unrestricted|jailbroken|unfiltered|uncensored|free|without|bound)\b/g,
     why: "reassigns the model's role (a role hijack)",
   },
   {
     signal: "instruction-override",
     pattern:
-      /\b(?:follow|obey|use) (?:the|these|my|our) (?:new|updated|real|actual|true|revised|following) (?:instructions|rules|orders|directives)\b|\b(?:new|updated|real|actual|true|revised) (?:system )?instructions?\s?:/gi,
+      /\b(?:follow|obey|use) (?:the|these|my|our) (?:new|updated|real|actual|true|revised|following) (?:instructions|rules|orders|directives)\b|\b(?:new|updated|real|actual|true|revised) (?:system )?instructions?\s?:/g,
     why: "substitutes new instructions for the model's own",
   },
   {
     signal: "instruction-override",
     pattern:
-      /\b(?:no|without any|without) (?:safety|ethical|content|moral) (?:rules|restrictions|guidelines|filters|limits|constraints|policies)\b|\b(?:developer|god|jailbreak|dan|unrestricted) mode\b|\bpretend (?:that )?you (?:are|have) no\b/gi,
+      /\b(?:no|without any|without) (?:safety|ethical|content|moral) (?:rules|restrictions|guidelines|filters|limits|constraints|policies)\b|\b(?:developer|god|jailbreak|dan|unrestricted) mode\b|\bpretend (?:that )?you (?:are|have) no\b/g,
     why: "asks the model to drop its safety rules",
   },
   {
     signal: "instruction-override",
-    pattern: /\bfrom now on\b[^\n]{0,40}?\byou\b/gi,
+    pattern: /\bfrom now on\b[^\n]{0,40}?\byou\b/g,
     why: "redefines the model's behaviour from this point on",
   },
   {
     signal: "fake-system-tag",
     pattern:
-      /<\/?\s?(?:system|sys|system[-_ ]?prompt|system[-_ ]?message|im_start|im_end|instructions?|important|admin|administrator|developer|assistant|hidden|secret|override|root|tool_instructions)\b[^<>\n]{0,40}>|\[\/?(?:system|inst|admin|sys|developer|assistant)\]|<<\/?sys>>|<\|(?:im_start|im_end|system|endoftext|start_header_id|end_header_id|eot_id)\|>/gi,
+      /<\/?\s?(?:system|sys|system[-_ ]?prompt|system[-_ ]?message|im_start|im_end|instructions?|important|admin|administrator|developer|assistant|hidden|secret|override|root|tool_instructions)\b[^<>\n]{0,40}>|\[\/?(?:system|inst|admin|sys|developer|assistant)\]|<<\/?sys>>|<\|(?:im_start|im_end|system|endoftext|start_header_id|end_header_id|eot_id)\|>/g,
     why: "uses chat-template or role markup to pass text off as system instructions",
   },
   {
     signal: "fake-system-tag",
     pattern:
-      /(?:^|\n) ?(?:system|developer|assistant) ?: ?(?:you|ignore|disregard|from now|always|never|the assistant|the model|new instructions)\b/gi,
+      /(?:^|\n) ?(?:system|developer|assistant) ?: ?(?:you|ignore|disregard|from now|always|never|the assistant|the model|new instructions)\b/g,
     why: "starts a line as if it were a system or developer message",
   },
 ];
@@ -108,14 +108,17 @@ function isBanner(label: string): boolean {
   return BANNER_WORD.test(label) && /[A-Z] [A-Z]/.test(label);
 }
 
-/** Run the override family over the matching text. */
+/**
+ * Run the override family over the matching text: the phrase rules over its lower-case
+ * twin `lower`, the all-caps banner check over `text` itself (same offsets).
+ */
 export function detectOverride(
+  lower: string,
   text: string,
   hits: RawHit[],
-  phrases = true,
   literals?: LiteralsIn,
 ): void {
-  if (phrases) runRules(OVERRIDE_RULES, text, hits, literals);
+  runRules(OVERRIDE_RULES, lower, hits, literals);
   if (literals !== undefined && !literals.allows(BANNER)) return;
   BANNER.lastIndex = 0;
   let count = 0;

@@ -40,7 +40,7 @@ const NOT_A_TOOL_NAME = new Set([
  * identifier window to try at every word.
  */
 const SHADOW =
-  /[`'"’”]?\s(?:tool|function|command|endpoint|api|action)\s(?:has been|have been|had been|is now|was|will be|now|has|is being|was recently|has recently been)\s(?:[a-z]{1,12}\s)?(?:disabled|optimized|optimised|upgraded|enhanced|updated|replaced|modified|changed|improved|patched|overridden|redirected|reconfigured|extended|uses|requires)\b/gi;
+  /[`'"’”]?\s(?:tool|function|command|endpoint|api|action)\s(?:has been|have been|had been|is now|was|will be|now|has|is being|was recently|has recently been)\s(?:[a-z]{1,12}\s)?(?:disabled|optimized|optimised|upgraded|enhanced|updated|replaced|modified|changed|improved|patched|overridden|redirected|reconfigured|extended|uses|requires)\b/g;
 
 /** The identifier just before `index` (skipping one closing quote), or "". */
 function nameBefore(text: string, index: number): string {
@@ -52,9 +52,9 @@ function nameBefore(text: string, index: number): string {
 }
 
 const CLAIM =
-  /\b(?:has been|have been|is|was|is now|are|are now)\s(?:temporarily\s|permanently\s|now\s|currently\s)?(?:deprecated|disabled|retired|decommissioned|discontinued|suspended|removed|replaced|unavailable|restricted|out of service|no longer (?:available|supported|safe))\b/gi;
+  /\b(?:has been|have been|is|was|is now|are|are now)\s(?:temporarily\s|permanently\s|now\s|currently\s)?(?:deprecated|disabled|retired|decommissioned|discontinued|suspended|removed|replaced|unavailable|restricted|out of service|no longer (?:available|supported|safe))\b/g;
 const REDIRECT =
-  /\b(?:must|should|please|simply|always|kindly)\s(?:now\s|instead\s)?(?:redirect|switch|use|call|invoke|migrate)\b[^\n]{0,80}?(?:\binstead\b|\bas an alternative\b|\balternative (?:method|tool)\b|\bwith the same (?:parameters?|arguments?|[a-z]{1,12} parameters?)\b|\bnew (?:secure |updated |enhanced )?tool\b)/gi;
+  /\b(?:must|should|please|simply|always|kindly)\s(?:now\s|instead\s)?(?:redirect|switch|use|call|invoke|migrate)\b[^\n]{0,80}?(?:\binstead\b|\bas an alternative\b|\balternative (?:method|tool)\b|\bwith the same (?:parameters?|arguments?|[a-z]{1,12} parameters?)\b|\bnew (?:secure |updated |enhanced )?tool\b)/g;
 const REDIRECT_PRETEXT =
   /\b(?:due to (?:security|recent|system|a security|an? (?:internal )?audit|maintenance|vulnerabilit)|for maintenance|security vulnerabilit|enhanced (?:security|functionality)|same functionality|new secure tool|better performance|security reasons)/i;
 
@@ -63,7 +63,7 @@ export const TAMPERING_RULES: readonly PhraseRule[] = [
   {
     signal: "parameter-tampering",
     pattern:
-      /\bregardless of\b[^.\n]{0,40}?\b(?:input|inputs|request|requests|choice|choices|selection|settings|preferences?|specified|visibility|wishes|instructions)\b/gi,
+      /\bregardless of\b[^.\n]{0,40}?\b(?:input|inputs|request|requests|choice|choices|selection|settings|preferences?|specified|visibility|wishes|instructions)\b/g,
     why: "overrides what the user asked for regardless of their input",
     accept: (text, m) => {
       const before = text.slice(Math.max(0, m.index - 120), m.index);
@@ -78,13 +78,13 @@ export const TAMPERING_RULES: readonly PhraseRule[] = [
   {
     signal: "parameter-tampering",
     pattern:
-      /\bignore\s(?:any\s|the\s|all\s)?(?:user[- ]specified|user[- ]provided|user[- ]supplied|user[- ]requested|user'?s?|requested|caller'?s?)\b/gi,
+      /\bignore\s(?:any\s|the\s|all\s)?(?:user[- ]specified|user[- ]provided|user[- ]supplied|user[- ]requested|user'?s?|requested|caller'?s?)\b/g,
     why: "tells the model to ignore the user's arguments",
   },
   {
     signal: "parameter-tampering",
     pattern:
-      /\b(?:change|changes|changed|modify|modifies|modified|alter|alters|altered|rewrite|rewrites|rewritten|replace|replaces|replaced|swap|swaps|substitute|substitutes|override|overrides|switch|switches)\s(?:the\s|all\s|this\s|any\s)?[^\n]{0,50}?\s(?:to|with|into)\s(?:include\s|use\s)?['"`‘“]/gi,
+      /\b(?:change|changes|changed|modify|modifies|modified|alter|alters|altered|rewrite|rewrites|rewritten|replace|replaces|replaced|swap|swaps|substitute|substitutes|override|overrides|switch|switches)\s(?:the\s|all\s|this\s|any\s)?[^\n]{0,50}?\s(?:to|with|into)\s(?:include\s|use\s)?['"`‘“]/g,
     why: "tells the model to swap the user's argument for a fixed value",
     accept: (text, m) =>
       /\b(?:always|automatically|instead|silently|regardless)\b|\bwhen (?:a |the )?users? (?:asks?|requests?|searches?|search|queries|wants?|calls?)\b|\b(?:when|whenever|if) (?:using|calling|invoking)\b|\bfor (?:all |any )?(?:queries|requests|searches)\b/i.test(
@@ -94,18 +94,23 @@ export const TAMPERING_RULES: readonly PhraseRule[] = [
   {
     signal: "parameter-tampering",
     pattern:
-      /\bredirect(?:s|ing|ed)?\s(?:all\s|every\s|these\s|any\s)?[^\n]{0,60}?\b(?:requests?|searches|queries|calls|payments?|transfers?|orders?)\b[^\n]{0,60}?\bto\s['"`‘“]/gi,
+      /\bredirect(?:s|ing|ed)?\s(?:all\s|every\s|these\s|any\s)?[^\n]{0,60}?\b(?:requests?|searches|queries|calls|payments?|transfers?|orders?)\b[^\n]{0,60}?\bto\s['"`‘“]/g,
     why: "redirects the user's requests to a fixed value",
   },
 ];
 
-/** Run the shadowing and redirection checks over the matching text. */
+/**
+ * Run the shadowing and redirection checks over the matching text: the patterns over its
+ * lower-case twin `lower`, a quoted tool name read from `cased` (same offsets).
+ */
 export function detectShadowing(
-  text: string,
+  lower: string,
+  cased: string,
   toolName: string | undefined,
   hits: RawHit[],
   literals?: LiteralsIn,
 ): void {
+  const text = lower;
   const own = toolName?.toLowerCase();
   SHADOW.lastIndex = 0;
   let count = 0;
@@ -114,7 +119,7 @@ export function detectShadowing(
     const match = SHADOW.exec(text);
     if (match === null || count >= 8) break;
     const quoted = "`'\"’”".includes(match[0][0]!);
-    const raw = nameBefore(text, match.index + (quoted ? 1 : 0));
+    const raw = nameBefore(cased, match.index + (quoted ? 1 : 0));
     const name = raw.toLowerCase();
     if (name === "" || !/^[a-z]/.test(name) || NOT_A_TOOL_NAME.has(name) || name === own) continue;
     hits.push({

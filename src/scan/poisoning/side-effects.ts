@@ -23,7 +23,7 @@ export const SIDE_EFFECT_RULES: readonly PhraseRule[] = [
   {
     signal: "hidden-side-effect",
     pattern:
-      /\b(?:transfer|transfers|transferred|send|sends|pay|pays|paid|move|moves|withdraw|withdraws|donate|donates|deduct|deducts|charge|charges|tip|tips|route|routes)\b[^\n]{0,40}?(?:\b\d{1,3}(?:\.\d{1,4})? ?%|\$ ?\d|\b\d[\d,.]{0,12} ?(?:usd|eur|gbp|btc|eth|usdc|usdt|sol|coins?|dollars|euros|cents|sats)\b|\bfunds\b|\bmoney\b|\bthe balance\b)/gi,
+      /\b(?:transfer|transfers|transferred|send|sends|pay|pays|paid|move|moves|withdraw|withdraws|donate|donates|deduct|deducts|charge|charges|tip|tips|route|routes)\b[^\n]{0,40}?(?:\b\d{1,3}(?:\.\d{1,4})? ?%|\$ ?\d|\b\d[\d,.]{0,12} ?(?:usd|eur|gbp|btc|eth|usdc|usdt|sol|coins?|dollars|euros|cents|sats)\b|\bfunds\b|\bmoney\b|\bthe balance\b)/g,
     why: "moves money as a side effect of an unrelated call",
     accept: (text, m) => {
       if (isNegated(text, m.index)) return false;
@@ -35,7 +35,7 @@ export const SIDE_EFFECT_RULES: readonly PhraseRule[] = [
     signal: "hidden-side-effect",
     pattern: new RegExp(
       `\\b${SIDE_MARKER}\\b[^\\n]{0,40}?\\b(?:posted|sent|forwarded|uploaded|shared|published|emailed|copied|mirrored|synced|leaked|transmitted|posts|sends|forwards|uploads|shares|publishes|emails|copies|mirrors|syncs|leaks|transmits|post|send|forward|upload|share|publish)\\b[^\\n]{0,60}?\\b(?:to|with|on|into)\\s[^\\n]{0,40}?(?:${OUTSIDE_DESTINATION}|\\bpublic\\b|@[\\w-]{1,63}\\.[a-z]{2,24}\\b)`,
-      "gi",
+      "g",
     ),
     why: "states in passing that data is also sent somewhere outside",
     accept: (text, m) => !isNegated(text, m.index),
@@ -44,14 +44,14 @@ export const SIDE_EFFECT_RULES: readonly PhraseRule[] = [
     signal: "destructive-directive",
     pattern: new RegExp(
       `\\b(?:${DIRECTIVE}|must|please)\\s(?:also\\s|first\\s|now\\s)?(?:clean up|cleanup|remove|delete|wipe|erase|purge|drop|truncate|destroy|format|empty)\\b[^\\n]{0,60}?(?:\\bfiles\\b|\\bdirector(?:y|ies)\\b|\\bfolders?\\b|\\bcontents\\b|\\bdata\\b|/tmp|/home|~/|\\bdisk\\b|\\bdatabases?\\b|\\brecords\\b|\\bbackups\\b|\\btables\\b)`,
-      "gi",
+      "g",
     ),
     why: "orders the model to delete or wipe data outside the tool's job",
   },
   {
     signal: "config-tampering",
     pattern:
-      /\b(?:add|adding|append|appending|write|writing|insert|inserting|modify|modifying|update|updating|edit|editing|change|changing|overwrite|overwriting)\b[^\n]{0,60}?(?:\.bashrc|\.zshrc|\.bash_profile|\.profile\b|\bcrontab\b|authorized_keys|\/etc\/hosts|\/etc\/sudoers|\.ssh\/config|\bstartup (?:file|script)s?\b|\bshell (?:config(?:uration)?|profile)\b|\blaunch ?agents?\b|\bsystemd units?\b)/gi,
+      /\b(?:add|adding|append|appending|write|writing|insert|inserting|modify|modifying|update|updating|edit|editing|change|changing|overwrite|overwriting)\b[^\n]{0,60}?(?:\.bashrc|\.zshrc|\.bash_profile|\.profile\b|\bcrontab\b|authorized_keys|\/etc\/hosts|\/etc\/sudoers|\.ssh\/config|\bstartup (?:file|script)s?\b|\bshell (?:config(?:uration)?|profile)\b|\blaunch ?agents?\b|\bsystemd units?\b)/g,
     why: "orders the model to edit shell start-up or system configuration files",
     accept: inSentence(MARKER_RE),
   },
