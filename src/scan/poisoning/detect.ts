@@ -70,11 +70,11 @@ function collect(text: string, site: TextSite, depth: number, gate: boolean): Co
   const t = norm.text;
   // The literal gate skips every phrase pattern whose required words are absent, and
   // every family at once when no pattern at all can match (most texts).
-  const literals = gate ? new LiteralsIn(t) : undefined;
+  // Phrase patterns are lower case and run on the lower-case twin (case-fold.ts); the
+  // banner check and tool names quoted in a finding read the text's own case.
+  const lower = foldCase(t);
+  const literals = gate ? new LiteralsIn(lower) : undefined;
   if (literals === undefined || literals.allowsAny()) {
-    // Phrase patterns are lower case and run on the lower-case twin (case-fold.ts); the
-    // banner check and tool names quoted in a finding read the text's own case.
-    const lower = foldCase(t);
     detectOverride(lower, t, normalized, literals);
     detectConcealment(lower, normalized, literals);
     detectExfiltration(lower, normalized, literals);

@@ -9,15 +9,15 @@
  * cannot match and is skipped. Over-approximating is always safe, so every construct the
  * reader does not understand simply adds no clause.
  *
- * The gate reads texts in matching form (normalize.ts), where every whitespace character
- * is a space or a line feed, so `\s` is read as one of those two (a test checks that
- * normalisation never yields another whitespace character).
- *
- * Matching is ASCII case-insensitive, as patterns with the `i` flag (and without `u`)
- * match: an ASCII pattern letter only matches an ASCII letter. A literal holding a
- * non-ASCII character counts as present whenever the text holds any non-ASCII character.
+ * The gate reads the lower-case twin (case-fold.ts) of a text in matching form
+ * (normalize.ts), where every whitespace character is a space or a line feed, so `\s` is
+ * read as one of those two (a test checks that normalisation never yields another
+ * whitespace character). Literals are lower-cased when registered. The automaton holds the
+ * ASCII literals; the few non-ASCII ones (foreign-language overrides, typographic quotes)
+ * are looked up in the text directly, and only when it holds a non-ASCII character.
  */
 
+import { foldCase } from "./case-fold.js";
 import { GATE_CLAUSES } from "./gate-clauses.js";
 import { type LiteralClauses, requiredLiterals } from "./required-literals.js";
 
@@ -89,8 +89,9 @@ interface Automaton {
   clauseCount: Int32Array;
   /** Ids of the patterns with no clause (always allowed). */
   free: Int32Array;
-  /** Ids of literals holding a non-ASCII character. */
+  /** Ids of literals holding a non-ASCII character, and each one's text. */
   nonAscii: number[];
+  nonAsciiText: string[];
   /** `seen[id] === stamp` when literal `id` occurs in the text scanned under `stamp`. */
   seen: Int32Array;
   /** `met[clause] === stamp` when a literal of the clause occurs in that text. */
@@ -136,7 +137,7 @@ function build(): Automaton {
     if (ids.has(pattern)) continue;
     const pid = clauseCount.length;
     ids.set(pattern, pid);
-    const clauses = clausesFor(pattern);
+    const clauses = clausesFor(pattern).map((clause) => clause.map(foldCase));
     clauseCount.push(clauses.length);
     for (const clause of clauses) {
       const literals = clause.map((literal) => {
@@ -151,6 +152,7 @@ function build(): Automaton {
       clauseLiterals.push(literals);
     }
   }
+  const literalText = [...literalIds.keys()];
   const clausesOf: number[][] = Array.from({ length: literalIds.size }, () => []);
   clauseLiterals.forEach((literals, clause) => {
     for (const id of literals) clausesOf[id]!.push(clause);
@@ -241,6 +243,7 @@ function build(): Automaton {
     clauseCount: new Int32Array(clauseCount),
     free: new Int32Array(clauseCount.flatMap((count, pid) => (count === 0 ? [pid] : []))),
     nonAscii,
+    nonAsciiText: nonAscii.map((id) => literalText[id]!),
     seen: new Int32Array(literalIds.size),
     met: new Int32Array(clauseLiterals.length),
     metCount: new Int32Array(clauseCount.length),
@@ -304,7 +307,12 @@ export class LiteralsIn {
         }
       }
     }
-    if (sawNonAscii) for (const id of a.nonAscii) if (seen[id] !== mark) this.meet(id);
+    if (sawNonAscii) {
+      for (let k = 0; k < a.nonAscii.length; k++) {
+        const id = a.nonAscii[k]!;
+        if (seen[id] !== mark && text.includes(a.nonAsciiText[k]!)) this.meet(id);
+      }
+    }
   }
 
   /** Literal `id` occurs: its clauses are met, and a pattern with all clauses met is allowed. */
