@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, relative } from "node:path";
 import type { Command } from "commander";
 import pc from "picocolors";
 import { guardFromPinFile, parsePinFile } from "../../pins/pin-file.js";
 import type { ListingCheck } from "../../pins/types.js";
+import { PACKAGE_ROOT } from "../location.js";
 
-// examples/data ships with the package; from dist/cli/commands or src/cli/commands.
-const dataDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "examples", "data");
+// examples/data ships with the package.
+const dataDir = join(PACKAGE_ROOT, "examples", "data");
 
 function renderCheck(check: ListingCheck): string {
   const lines: string[] = [];

@@ -1,6 +1,5 @@
 import { existsSync, realpathSync } from "node:fs";
-import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
 import { type Command, Option } from "commander";
 import {
   type ClientConfig,
@@ -15,6 +14,7 @@ import {
   writeConfigWithBackup,
 } from "../../config/wrap.js";
 import { DEFAULT_PIN_FILE } from "../../pins/pin-file.js";
+import { CLI_DIRECTORY } from "../location.js";
 import {
   type OutputFormat,
   paletteFor,
@@ -193,12 +193,12 @@ function runWrap(options: WrapCliOptions): number {
 
 /**
  * How a client should start airlock. By default the absolute path of this Node.js and
- * of this airlock's `bin.js`: clients such as Claude Desktop do not start servers with
- * the shell's PATH. Under tsx (development) the `.ts` entry needs `--import tsx`.
+ * of the `bin.js` this airlock runs from (the bundle's, for the installed `airlock`):
+ * clients such as Claude Desktop do not start servers with the shell's PATH. Under tsx (development) the `.ts` entry needs `--import tsx`.
  */
 function airlockLaunch(command: string | undefined): AirlockLaunch {
   if (command !== undefined) return { command, args: [] };
-  const js = fileURLToPath(new URL("../bin.js", import.meta.url));
+  const js = join(CLI_DIRECTORY, "bin.js");
   if (existsSync(js)) return { command: process.execPath, args: [realpathSync(js)] };
   // Development: the TypeScript entry, with the tsx loader by absolute URL (the client
   // starts the server in a directory of its choosing).
