@@ -5,7 +5,7 @@
  * and never overflows the stack. Whatever the walk cannot reach is reported as an
  * `unscannable-schema` finding: the tool fails closed, it is never passed as clean.
  */
-import { detectAll, ONE_WORD_SIGNAL, PLAIN_WORD } from "./detect.js";
+import { detectAll, ONE_WORD_SIGNAL } from "./detect.js";
 import { printableExcerpt } from "./excerpt.js";
 import type { InjectionFinding, TextSite } from "./types.js";
 
@@ -55,7 +55,8 @@ interface Frame {
   value: unknown;
   /** The frame this value sits in, and its key there; the pointer is built only when needed. */
   parent: Frame | undefined;
-  key: string;
+  /** A property name, or an array index (kept a number: no string is made unless a pointer is). */
+  key: string | number;
   depth: number;
   /** What a string found here is: a description, a title, an enum value... */
   kind: TextSite["kind"];
@@ -71,7 +72,7 @@ function escapePointer(key: string): string {
 function pointerOf(frame: Frame): string {
   const parts: string[] = [];
   for (let f: Frame | undefined = frame; f !== undefined; f = f.parent)
-    parts.push(escapePointer(f.key));
+    parts.push(typeof f.key === "number" ? String(f.key) : escapePointer(f.key));
   return `/${parts.reverse().join("/")}`;
 }
 
@@ -146,22 +147,43 @@ export function detectInjectionInTool(tool: unknown): InjectionFinding[] {
 
 const UNREADABLE = Symbol("unreadable");
 
+/** Longest plain word: `PLAIN_WORD` is `^[A-Za-z0-9_.\-/]{0,23}$`. */
+const PLAIN_WORD_MAX = 23;
+/** Per ASCII character: 0 outside `PLAIN_WORD`'s class, 1 inside, 3 for a letter every `ONE_WORD_SIGNAL` match holds one of. */
+const WORD_CHAR = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-/") {
+  WORD_CHAR[c.charCodeAt(0)] = 1;
+}
+// secretly, covertly, stealthily, surreptitiously (y), exfiltrat (x), dump, /dev/tcp (d).
+for (const c of "dDxXyY") WORD_CHAR[c.charCodeAt(0)] = 3;
+
 /**
  * A plain word ("string", "object", a property name) cannot carry a signal but a few
  * one-word ones; skipping it before it is even pushed saves a frame and its pointer.
+ * Exactly `text !== "" && (!PLAIN_WORD.test(text) || ONE_WORD_SIGNAL.test(text))`, in one
+ * pass over at most 23 characters, and the one-word pattern only runs on a word holding
+ * a letter one of its matches needs (test/scan/poisoning/worth-scanning.test.ts).
  */
-function worthScanning(text: string): boolean {
-  return text !== "" && (!PLAIN_WORD.test(text) || ONE_WORD_SIGNAL.test(text));
+export function worthScanning(text: string): boolean {
+  const n = text.length;
+  if (n === 0) return false;
+  if (n > PLAIN_WORD_MAX) return true;
+  let seen = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    const kind = c < 128 ? WORD_CHAR[c]! : 0;
+    if (kind === 0) return true;
+    seen |= kind;
+  }
+  return seen === 3 && ONE_WORD_SIGNAL.test(text);
 }
 
-/** "0", "1", ... "n-1": the keys of an array of length `n`. */
-function indexKeys(n: number): string[] {
-  const keys = new Array<string>(n);
-  for (let i = 0; i < n; i++) keys[i] = String(i);
-  return keys;
+/** True when `n` is a length `new Array(n)` accepts: the walk refuses any other array length as unreadable. */
+function isArrayLength(n: number): boolean {
+  return Number.isInteger(n) && n >= 0;
 }
 
-function read(holder: object, key: string): unknown {
+function read(holder: object, key: string | number): unknown {
   try {
     return (holder as Record<string, unknown>)[key];
   } catch {
@@ -238,7 +260,7 @@ class ToolWalk {
         : { kind, pointer: known, toolName: this.toolName };
     // detectInjection's own checks, done here once: the site is well formed, and a plain
     // word was already skipped by the walk (only the top texts still need the check).
-    if (typeof where === "string" && PLAIN_WORD.test(text) && !ONE_WORD_SIGNAL.test(text)) return;
+    if (typeof where === "string" && !worthScanning(text)) return;
     const found = detectAll(text, site);
     if (found.length === 0) return;
     // Most texts are clean: their pointer is only spelled out when a finding needs it.
@@ -250,7 +272,7 @@ class ToolWalk {
   }
 
   private walk(stack: Frame[]): void {
-    const seen = new Set<object>();
+    const seen = new Visited();
     let nodes = 0;
     while (stack.length > 0) {
       const frame = stack.pop()!;
@@ -261,8 +283,7 @@ class ToolWalk {
         continue;
       }
       if (value === null || typeof value !== "object") continue;
-      if (seen.has(value)) continue;
-      seen.add(value);
+      if (!seen.add(value)) continue;
       if (depth >= MAX_TEXT_WALK_DEPTH) {
         this.note(
           pointerOf(frame),
@@ -271,16 +292,23 @@ class ToolWalk {
         continue;
       }
       const isArray = Array.isArray(value);
-      let keys: string[];
+      // An array is read by index: no key strings, and the same reads (a proxy's `get`
+      // trap sees "0", "1", ... either way).
+      let keys: string[] | undefined;
+      let count: number;
       try {
-        keys = isArray
-          ? indexKeys(Math.min(value.length, MAX_TEXT_WALK_NODES + 1))
-          : Object.keys(value);
+        if (isArray) {
+          count = Math.min(value.length, MAX_TEXT_WALK_NODES + 1);
+          if (!isArrayLength(count)) throw new RangeError("invalid array length");
+        } else {
+          keys = Object.keys(value);
+          count = keys.length;
+        }
       } catch {
         this.note(pointerOf(frame), "a schema value could not be read");
         continue;
       }
-      nodes += keys.length;
+      nodes += count;
       if (nodes > MAX_TEXT_WALK_NODES) {
         this.note(
           pointerOf(frame),
@@ -288,12 +316,13 @@ class ToolWalk {
         );
         return;
       }
-      for (let k = keys.length - 1; k >= 0; k--) {
-        const key = keys[k]!;
+      const property = frame.isProperties && !isArray;
+      for (let k = count - 1; k >= 0; k--) {
+        const key = keys === undefined ? k : keys[k]!;
         const child = read(value, key);
         if (child === UNREADABLE) {
           this.note(
-            `${pointerOf(frame)}/${escapePointer(key)}`,
+            `${pointerOf(frame)}/${typeof key === "number" ? key : escapePointer(key)}`,
             "a schema value could not be read",
           );
           continue;
@@ -302,25 +331,57 @@ class ToolWalk {
           typeof child === "string"
             ? worthScanning(child)
             : child !== null && typeof child === "object";
-        const property = frame.isProperties && !isArray;
         if (!walkable && !property) continue;
         const childFrame: Frame = {
           value: child,
           parent: frame,
           key,
           depth: depth + 1,
-          kind: isArray ? kind : frame.isProperties ? "schema-other" : kindOfKey(key, kind),
+          kind:
+            typeof key === "number"
+              ? kind
+              : frame.isProperties
+                ? "schema-other"
+                : kindOfKey(key, kind),
           isProperties:
-            !isArray &&
+            typeof key === "string" &&
             !frame.isProperties &&
             (key === "properties" || key === "patternProperties"),
         };
         if (property) {
-          const finding = sideChannelKey(key, child, childFrame);
+          const finding = sideChannelKey(key as string, child, childFrame);
           if (finding) this.findings.push(finding);
         }
         if (walkable) stack.push(childFrame);
       }
     }
   }
+}
+
+/**
+ * The objects a walk has entered. Most tools hold a few dozen, which a short list
+ * checks faster than a hash set; past that, a set keeps the check constant time.
+ */
+class Visited {
+  private readonly list: object[] = [];
+  private set: Set<object> | undefined;
+
+  /** Record `value`; false when it was already recorded. */
+  add(value: object): boolean {
+    if (this.set !== undefined) {
+      if (this.set.has(value)) return false;
+      this.set.add(value);
+      return true;
+    }
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) if (list[i] === value) return false;
+    if (list.length < Visited.LIST_LIMIT) list.push(value);
+    else {
+      this.set = new Set(list);
+      this.set.add(value);
+    }
+    return true;
+  }
+
+  private static readonly LIST_LIMIT = 32;
 }

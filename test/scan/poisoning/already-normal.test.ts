@@ -1,0 +1,58 @@
+/**
+ * normalizeText returns a text unchanged (identity) exactly when it is printable ASCII
+ * with single spaces and single line feeds. The check is one regular expression written
+ * for speed; this holds it to the plain definition.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { normalizeText } from "../../../src/scan/poisoning/normalize.js";
+
+/** The plain definition: a character outside printable ASCII and line feed, or two whitespace characters in a row. */
+const NOT_NORMAL = /[^\x20-\x7e\n]|[ \n][ \n]/;
+
+describe("normalizeText's already-normal check", () => {
+  it("agrees with the plain definition on every pair of UTF-16 units around a space", () => {
+    const units = [
+      0, 9, 10, 13, 0x1f, 0x20, 0x21, 0x41, 0x7e, 0x7f, 0x80, 0xa0, 0xe9, 0x200b, 0xd800,
+    ];
+    for (const a of units)
+      for (const b of units) {
+        for (const text of [
+          String.fromCharCode(a, b),
+          `x${String.fromCharCode(a)} ${String.fromCharCode(b)}y`,
+          `${String.fromCharCode(a)}\n${String.fromCharCode(b)}`,
+        ]) {
+          expect(normalizeText(text).identity, JSON.stringify(text)).toBe(!NOT_NORMAL.test(text));
+        }
+      }
+  });
+
+  it("agrees with the plain definition on generated text", () => {
+    const piece = fc.oneof(
+      fc.stringMatching(/^[!-~]{0,8}$/),
+      fc.constantFrom(
+        " ",
+        "\n",
+        "  ",
+        " \n",
+        "\n\n",
+        "\t",
+        "\r",
+        "\x00",
+        "\x7f",
+        "é",
+        "\u00a0",
+        "\u200b",
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const text = pieces.join("");
+        const norm = normalizeText(text);
+        expect(norm.identity).toBe(!NOT_NORMAL.test(text));
+        if (norm.identity) expect(norm.text).toBe(text);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
