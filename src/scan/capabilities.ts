@@ -95,6 +95,8 @@ export function inferCapabilities(
 
   const tokens = wordTokens(typeof tool.name === "string" ? tool.name : "");
   const evidence = nameEvidence(tokens, argumentNames(tool.inputSchema));
+  const nameAccess =
+    evidence.access === null ? null : { access: evidence.access, evidence: evidence.why };
 
   const explicit = Array.isArray(tool.capabilities)
     ? tool.capabilities.filter((c): c is string => typeof c === "string" && c !== "")
@@ -109,46 +111,47 @@ export function inferCapabilities(
     return {
       capabilities: caps,
       access,
-      evidenceAccess: evidence.access,
+      evidenceAccess: nameAccess,
       mutating: access !== null && access !== "read",
       additiveOnly: false,
     };
   }
 
-  let annotated: { access: Access; evidence: string } | null = null;
-  if (readOnly === true) annotated = { access: "read", evidence: "readOnlyHint: true" };
-  else if (destructive === true) annotated = { access: "write", evidence: "destructiveHint: true" };
-  else if (readOnly === false) {
-    annotated = {
-      access: "write",
-      evidence:
-        destructive === false
-          ? "readOnlyHint: false, destructiveHint: false"
-          : "readOnlyHint: false",
-    };
+  let annotated: Access | null = null;
+  let annotatedWhy = "";
+  if (readOnly === true) {
+    annotated = "read";
+    annotatedWhy = "readOnlyHint: true";
+  } else if (destructive === true) {
+    annotated = "write";
+    annotatedWhy = "destructiveHint: true";
+  } else if (readOnly === false) {
+    annotated = "write";
+    annotatedWhy =
+      destructive === false ? "readOnlyHint: false, destructiveHint: false" : "readOnlyHint: false";
   }
 
   // Only `readOnlyHint: true` narrows (and only when the policy lets annotations narrow);
   // otherwise the stronger of annotation and name evidence wins.
-  let chosen: { access: Access; evidence: string; source: "annotation" | "name" } | null = null;
-  const nameAccess = evidence.access;
-  if (annotated && (nameAccess === null || (narrow && annotated.access === "read"))) {
-    chosen = { ...annotated, source: "annotation" };
-  } else if (
-    annotated &&
-    nameAccess &&
-    ACCESS_RANK[annotated.access] > ACCESS_RANK[nameAccess.access]
+  let access: Access | null = evidence.access;
+  let chosenWhy = evidence.why;
+  let chosenSource: "annotation" | "name" = "name";
+  if (
+    annotated !== null &&
+    (evidence.access === null ||
+      (narrow && annotated === "read") ||
+      ACCESS_RANK[annotated] > ACCESS_RANK[evidence.access])
   ) {
-    chosen = { ...annotated, source: "annotation" };
-  } else if (nameAccess) {
-    chosen = { ...nameAccess, source: "name" };
+    access = annotated;
+    chosenWhy = annotatedWhy;
+    chosenSource = "annotation";
   }
 
   const caps: InferredCapability[] = [];
-  const access = chosen?.access ?? null;
-  for (const [domain, why] of evidence.domains) {
-    const source = why.startsWith("argument ") ? "argument" : "name";
-    switch (domain) {
+  for (let i = 0; i < evidence.domains.length; i++) {
+    const why = evidence.reasons[i]!;
+    const source = evidence.fromArgument[i] ? "argument" : "name";
+    switch (evidence.domains[i]) {
       case "fs":
         addCapability(caps, `fs.${access === "exec" ? "write" : (access ?? "write")}`, source, why);
         break;
@@ -172,30 +175,30 @@ export function inferCapabilities(
         break;
     }
   }
-  if (chosen?.access === "exec" && evidence.domains.size === 0)
-    addCapability(caps, "exec.command", chosen.source, chosen.evidence);
+  if (access === "exec" && evidence.domains.length === 0)
+    addCapability(caps, "exec.command", chosenSource, chosenWhy);
   if (openWorld === true) addCapability(caps, "net.outbound", "annotation", "openWorldHint: true");
-  if (caps.length === 0 && chosen) {
-    const state = chosen.access === "exec" ? "write" : chosen.access;
-    addCapability(caps, `state.${state}`, chosen.source, chosen.evidence);
+  if (caps.length === 0 && access !== null) {
+    const state = access === "exec" ? "write" : access;
+    addCapability(caps, `state.${state}`, chosenSource, chosenWhy);
   }
   if (caps.length === 0)
     addCapability(caps, "unknown", "none", "no capabilities list, annotations or telling name");
   return {
     capabilities: caps,
     access,
-    evidenceAccess: evidence.access,
+    evidenceAccess: nameAccess,
     // Fail closed: a tool is mutating when any evidence says so, even if an annotation
     // narrowed its capabilities (SCAN011 reports the contradiction separately).
     mutating:
       (access !== null && access !== "read") ||
-      (evidence.access !== null && evidence.access.access !== "read") ||
+      (evidence.access !== null && evidence.access !== "read") ||
       destructive === true,
     additiveOnly:
       readOnly === false &&
       destructive === false &&
       access !== "exec" &&
-      (evidence.access === null || ACCESS_RANK[evidence.access.access] <= ACCESS_RANK.write),
+      (evidence.access === null || ACCESS_RANK[evidence.access] <= ACCESS_RANK.write),
   };
 }
 
@@ -210,91 +213,143 @@ function addCapability(
   caps.push({ capability, source, evidence: why });
 }
 
-const VERBS: ReadonlySet<string> = new Set(
-  [READ_VERBS, WRITE_VERBS, DELETE_VERBS, RUN_VERBS].flatMap((s) => [...s]),
-);
+// A word's roles in the vocabulary as bits, so each token costs one lookup instead of
+// one per list. BIGRAM_HEAD marks the first word of a SECRET_BIGRAMS entry.
+const READ = 1;
+const WRITE = 2;
+const DELETE = 4;
+const EXEC = 8;
+const RUN = 16;
+const FILE = 32;
+const NET = 64;
+const SOCKET = 128;
+const DB = 256;
+const SECRET = 512;
+const MESSAGE = 1024;
+const AMBIGUOUS = 2048;
+const BIGRAM_HEAD = 4096;
+/** Every list but the ambiguity marker: a token with none of these cannot change the outcome. */
+const KNOWN = READ | WRITE | DELETE | EXEC | RUN | FILE | NET | SOCKET | DB | SECRET | MESSAGE;
+const VERB = READ | WRITE | DELETE | RUN;
 
-/** Every word any list knows: a token outside it cannot change the outcome. */
-const KNOWN_WORDS: ReadonlySet<string> = new Set(
-  [
-    READ_VERBS,
-    WRITE_VERBS,
-    DELETE_VERBS,
-    EXEC_TOKENS,
-    RUN_VERBS,
-    FILE_TOKENS,
-    NETWORK_TOKENS,
-    SOCKET_TOKENS,
-    DB_TOKENS,
-    SECRET_TOKENS,
-    MESSAGE_TOKENS,
-  ].flatMap((s) => [...s]),
-);
-
-interface NameEvidence {
-  access: { access: Access; evidence: string } | null;
-  domains: Map<Domain, string>;
+function flagTable(entries: [ReadonlySet<string>, number][]): ReadonlyMap<string, number> {
+  const table = new Map<string, number>();
+  for (const [words, bit] of entries)
+    for (const w of words) table.set(w, (table.get(w) ?? 0) | bit);
+  return table;
 }
 
-/** Raise the evidence's access to `a` when that is stronger (the first reason of a rank wins). */
-function raise(evidence: NameEvidence, a: Access, why: string): void {
-  const access = evidence.access;
-  if (access === null || ACCESS_RANK[a] > ACCESS_RANK[access.access])
-    evidence.access = { access: a, evidence: why };
+const WORD_FLAGS = flagTable([
+  [READ_VERBS, READ],
+  [WRITE_VERBS, WRITE],
+  [DELETE_VERBS, DELETE],
+  [EXEC_TOKENS, EXEC],
+  [RUN_VERBS, RUN],
+  [FILE_TOKENS, FILE],
+  [NETWORK_TOKENS, NET],
+  [SOCKET_TOKENS, SOCKET],
+  [DB_TOKENS, DB],
+  [SECRET_TOKENS, SECRET],
+  [MESSAGE_TOKENS, MESSAGE],
+  [AMBIGUOUS_VERBS, AMBIGUOUS],
+  [new Set([...SECRET_BIGRAMS].map((b) => b.slice(0, b.indexOf(" ")))), BIGRAM_HEAD],
+]);
+
+const ARGUMENT_FLAGS = flagTable([
+  [EXEC_ARGUMENTS, EXEC],
+  [NETWORK_ARGUMENTS, NET],
+  [DB_ARGUMENTS, DB],
+]);
+
+/** What the name and arguments say: the strongest access, and each domain with its first reason. */
+class NameEvidence {
+  /** Null when nothing said; `why` is the first reason given for it. */
+  access: Access | null = null;
+  why = "";
+  domains: Domain[] = [];
+  reasons: string[] = [];
+  fromArgument: boolean[] = [];
+
+  /** Raise the access to `a` when that is stronger (the first reason of a rank wins). */
+  raise(a: Access, why: string): void {
+    if (this.access === null || ACCESS_RANK[a] > ACCESS_RANK[this.access]) {
+      this.access = a;
+      this.why = why;
+    }
+  }
+
+  /** Would `raise(a, ...)` change anything? Lets callers build the reason only when it will. */
+  raises(a: Access): boolean {
+    return this.access === null || ACCESS_RANK[a] > ACCESS_RANK[this.access];
+  }
+
+  has(d: Domain): boolean {
+    return this.domains.includes(d);
+  }
+
+  /** Record a domain with its first reason. */
+  domain(d: Domain, why: string, fromArgument: boolean): void {
+    if (this.domains.includes(d)) return;
+    this.domains.push(d);
+    this.reasons.push(why);
+    this.fromArgument.push(fromArgument);
+  }
 }
 
-/** Record a domain with its first reason. */
-function domain(evidence: NameEvidence, d: Domain, why: string): void {
-  if (!evidence.domains.has(d)) evidence.domains.set(d, why);
-}
+const tokenWhy = (t: string) => `name token "${t}"`;
 
 function nameEvidence(tokens: readonly string[], args: string[]): NameEvidence {
-  const evidence: NameEvidence = { access: null, domains: new Map<Domain, string>() };
+  const evidence = new NameEvidence();
   let run: string | null = null;
-  const first = tokens[0] ?? "";
-  const firstIsVerb = VERBS.has(first);
-  for (let i = 0; i < tokens.length; i++) {
+  const n = tokens.length;
+  const firstIsVerb = n > 0 && ((WORD_FLAGS.get(tokens[0]!) ?? 0) & VERB) !== 0;
+  for (let i = 0; i < n; i++) {
     const t = tokens[i]!;
-    const next = tokens[i + 1];
-    if (next !== undefined && SECRET_BIGRAMS.has(`${t} ${next}`)) {
-      domain(evidence, "secrets", `name tokens "${t} ${next}"`);
+    const f = WORD_FLAGS.get(t);
+    if (f === undefined) continue;
+    if ((f & BIGRAM_HEAD) !== 0 && i + 1 < n) {
+      const pair = `${t} ${tokens[i + 1]!}`;
+      if (SECRET_BIGRAMS.has(pair)) evidence.domain("secrets", `name tokens "${pair}"`, false);
     }
-    if (!KNOWN_WORDS.has(t)) continue;
-    const why = `name token "${t}"`;
-    const verbPosition =
-      !AMBIGUOUS_VERBS.has(t) || i === 0 || (i === tokens.length - 1 && !firstIsVerb);
-    if (verbPosition && READ_VERBS.has(t)) raise(evidence, "read", why);
-    if (verbPosition && WRITE_VERBS.has(t)) raise(evidence, "write", why);
-    if (verbPosition && DELETE_VERBS.has(t)) raise(evidence, "delete", why);
-    if (EXEC_TOKENS.has(t)) {
-      raise(evidence, "exec", why);
-      domain(evidence, "exec", why);
+    if ((f & KNOWN) === 0) continue;
+    const verbPosition = (f & AMBIGUOUS) === 0 || i === 0 || (i === n - 1 && !firstIsVerb);
+    if (verbPosition) {
+      if ((f & READ) !== 0 && evidence.raises("read")) evidence.raise("read", tokenWhy(t));
+      if ((f & WRITE) !== 0 && evidence.raises("write")) evidence.raise("write", tokenWhy(t));
+      if ((f & DELETE) !== 0 && evidence.raises("delete")) evidence.raise("delete", tokenWhy(t));
     }
-    if (RUN_VERBS.has(t)) run = why;
-    if (FILE_TOKENS.has(t)) domain(evidence, "fs", why);
-    if (NETWORK_TOKENS.has(t)) domain(evidence, "net", why);
-    if (SOCKET_TOKENS.has(t)) domain(evidence, "socket", why);
-    if (DB_TOKENS.has(t)) domain(evidence, "db", why);
-    if (SECRET_TOKENS.has(t)) domain(evidence, "secrets", why);
-    if (MESSAGE_TOKENS.has(t)) domain(evidence, "message", why);
+    if ((f & EXEC) !== 0) {
+      if (evidence.raises("exec")) evidence.raise("exec", tokenWhy(t));
+      if (!evidence.has("exec")) evidence.domain("exec", tokenWhy(t), false);
+    }
+    if ((f & RUN) !== 0) run = t;
+    if ((f & FILE) !== 0 && !evidence.has("fs")) evidence.domain("fs", tokenWhy(t), false);
+    if ((f & NET) !== 0 && !evidence.has("net")) evidence.domain("net", tokenWhy(t), false);
+    if ((f & SOCKET) !== 0 && !evidence.has("socket"))
+      evidence.domain("socket", tokenWhy(t), false);
+    if ((f & DB) !== 0 && !evidence.has("db")) evidence.domain("db", tokenWhy(t), false);
+    if ((f & SECRET) !== 0 && !evidence.has("secrets"))
+      evidence.domain("secrets", tokenWhy(t), false);
+    if ((f & MESSAGE) !== 0 && !evidence.has("message"))
+      evidence.domain("message", tokenWhy(t), false);
   }
   for (const arg of args) {
-    const lower = arg.toLowerCase();
-    if (!EXEC_ARGUMENTS.has(lower) && !NETWORK_ARGUMENTS.has(lower) && !DB_ARGUMENTS.has(lower))
-      continue;
+    const f = ARGUMENT_FLAGS.get(arg.toLowerCase());
+    if (f === undefined) continue;
     const why = `argument "${arg}"`;
-    if (EXEC_ARGUMENTS.has(lower)) {
-      raise(evidence, "exec", why);
-      domain(evidence, "exec", why);
+    if ((f & EXEC) !== 0) {
+      evidence.raise("exec", why);
+      evidence.domain("exec", why, true);
     }
-    if (NETWORK_ARGUMENTS.has(lower)) domain(evidence, "net", why);
-    if (DB_ARGUMENTS.has(lower)) domain(evidence, "db", why);
+    if ((f & NET) !== 0) evidence.domain("net", why, true);
+    if ((f & DB) !== 0) evidence.domain("db", why, true);
   }
   if (run !== null) {
-    if (evidence.domains.size === 0 && evidence.access === null) {
-      raise(evidence, "exec", run);
-      domain(evidence, "exec", run);
-    } else raise(evidence, "write", run);
+    const why = tokenWhy(run);
+    if (evidence.domains.length === 0 && evidence.access === null) {
+      evidence.raise("exec", why);
+      evidence.domain("exec", why, false);
+    } else evidence.raise("write", why);
   }
   return evidence;
 }

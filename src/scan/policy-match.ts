@@ -1,32 +1,77 @@
 import picomatch from "picomatch";
+import { CAPABILITIES } from "./capabilities.js";
 import type { SecurityPolicy } from "./policy.js";
 
 /** How the policy judges one tool name or one capability. */
 export type NameVerdict = "allowed" | "denied" | "not-allowed";
 export type CapabilityVerdict = "granted" | "denied" | "sandbox-only" | "not-granted";
 
+type Judgement<V> = Readonly<{ verdict: V; pattern: string | null }>;
+
 /** A policy compiled to matchers once per scan. */
 export interface CompiledPolicy {
-  tool(name: string, server: string | null): { verdict: NameVerdict; pattern: string | null };
-  capability(cap: string): { verdict: CapabilityVerdict; pattern: string | null };
+  tool(name: string, server: string | null): Judgement<NameVerdict>;
+  capability(cap: string): Judgement<CapabilityVerdict>;
 }
-
-type Matcher = (value: string) => string | null;
 
 const OPTIONS = { dot: true } as const;
 
-function compileList(globs: readonly string[]): { plain: Matcher; qualified: Matcher } {
-  const plain = globs
-    .filter((g) => !g.includes("/"))
-    .map((g) => [g, picomatch(g, OPTIONS)] as const);
-  const qualified = globs
-    .filter((g) => g.includes("/"))
-    .map((g) => [g, picomatch(g, OPTIONS)] as const);
-  const first = (list: typeof plain) => (value: string) => {
-    for (const [g, m] of list) if (m(value)) return g;
+/**
+ * picomatch's matcher without its per-call result objects: the same regex, tested the way
+ * picomatch tests it (the empty string never matches, the glob itself always does). Where
+ * picomatch first rewrites backslashes (on Windows), its own matcher is used.
+ */
+function globTest(glob: string): (value: string) => boolean {
+  const matcher = picomatch(glob, OPTIONS);
+  const { regex, posix } = matcher("", true);
+  if (posix || regex.global || regex.sticky) return (value) => matcher(value);
+  return (value) => value !== "" && (value === glob || regex.test(value));
+}
+
+/** The globs of one list, each with the judgement a match gives (built once, shared). */
+class GlobList<V> {
+  private readonly globs: { test: (value: string) => boolean; judgement: Judgement<V> }[];
+
+  constructor(globs: readonly string[], verdict: V) {
+    this.globs = globs.map((pattern) => ({
+      test: globTest(pattern),
+      judgement: Object.freeze({ verdict, pattern }),
+    }));
+  }
+
+  get empty(): boolean {
+    return this.globs.length === 0;
+  }
+
+  /** The judgement of the first glob that matches `value`, or null. */
+  match(value: string): Judgement<V> | null {
+    for (const g of this.globs) if (g.test(value)) return g.judgement;
     return null;
-  };
-  return { plain: first(plain), qualified: first(qualified) };
+  }
+}
+
+/** Tool globs without `/` match the name; globs with `/` match `server/name`. */
+class NameList {
+  private readonly plain: GlobList<NameVerdict>;
+  private readonly qualified: GlobList<NameVerdict>;
+
+  constructor(globs: readonly string[], verdict: NameVerdict) {
+    this.plain = new GlobList(
+      globs.filter((g) => !g.includes("/")),
+      verdict,
+    );
+    this.qualified = new GlobList(
+      globs.filter((g) => g.includes("/")),
+      verdict,
+    );
+  }
+
+  match(name: string, server: string | null): Judgement<NameVerdict> | null {
+    return (
+      this.plain.match(name) ??
+      (server === null || this.qualified.empty ? null : this.qualified.match(`${server}/${name}`))
+    );
+  }
 }
 
 /**
@@ -44,30 +89,37 @@ export function compilePolicy(policy: SecurityPolicy): CompiledPolicy {
 
 const COMPILED = new WeakMap<SecurityPolicy, CompiledPolicy>();
 
+const NOT_ALLOWED: Judgement<NameVerdict> = Object.freeze({
+  verdict: "not-allowed",
+  pattern: null,
+});
+const NOT_GRANTED: Judgement<CapabilityVerdict> = Object.freeze({
+  verdict: "not-granted",
+  pattern: null,
+});
+
 function compile(policy: SecurityPolicy): CompiledPolicy {
-  const allow = compileList(policy.allow);
-  const deny = compileList(policy.deny);
-  const granted = compileList(policy.capabilities.granted).plain;
-  const denied = compileList(policy.capabilities.denied).plain;
-  const sandbox = compileList(policy.capabilities.sandboxOnly).plain;
-  const matchName = (list: ReturnType<typeof compileList>, name: string, server: string | null) =>
-    list.plain(name) ?? (server === null ? null : list.qualified(`${server}/${name}`));
+  const allow = new NameList(policy.allow, "allowed");
+  const deny = new NameList(policy.deny, "denied");
+  // Capability names hold no `/`: a capability glob with one never matches.
+  const capabilityList = (globs: readonly string[], verdict: CapabilityVerdict) =>
+    new GlobList(
+      globs.filter((g) => !g.includes("/")),
+      verdict,
+    );
+  const granted = capabilityList(policy.capabilities.granted, "granted");
+  const denied = capabilityList(policy.capabilities.denied, "denied");
+  const sandbox = capabilityList(policy.capabilities.sandboxOnly, "sandbox-only");
+  const judge = (cap: string): Judgement<CapabilityVerdict> =>
+    denied.match(cap) ?? sandbox.match(cap) ?? granted.match(cap) ?? NOT_GRANTED;
+  // The policy's answer for every capability inference can produce, decided once here.
+  const vocabulary = new Map(CAPABILITIES.map((cap) => [cap, judge(cap)]));
   return {
     tool(name, server) {
-      const d = matchName(deny, name, server);
-      if (d !== null) return { verdict: "denied", pattern: d };
-      const a = matchName(allow, name, server);
-      if (a !== null) return { verdict: "allowed", pattern: a };
-      return { verdict: "not-allowed", pattern: null };
+      return deny.match(name, server) ?? allow.match(name, server) ?? NOT_ALLOWED;
     },
     capability(cap) {
-      const d = denied(cap);
-      if (d !== null) return { verdict: "denied", pattern: d };
-      const s = sandbox(cap);
-      if (s !== null) return { verdict: "sandbox-only", pattern: s };
-      const g = granted(cap);
-      if (g !== null) return { verdict: "granted", pattern: g };
-      return { verdict: "not-granted", pattern: null };
+      return vocabulary.get(cap) ?? judge(cap);
     },
   };
 }

@@ -80,20 +80,19 @@ export function scanTools(
       findings: instructionFindings(inst.text),
     });
   }
-  tools.forEach((loaded, i) => {
+  const inference = { annotationsMayNarrow: policy.capabilities.annotationsMayNarrow };
+  for (let i = 0; i < tools.length; i++) {
+    const loaded = tools[i]!;
     const def = loaded.definition;
-    const profile = inferCapabilities(def, {
-      annotationsMayNarrow: policy.capabilities.annotationsMayNarrow,
-    });
-    const findings: Finding[] = [
-      ...policyFindings(def.name, loaded.server, profile, compiled, policyName),
-      ...toolPoisoningFindings(def),
-      ...schemaFindings(def, profile),
-      ...issuerFindings(def),
-      ...annotationFindings(def, profile),
-      ...(names.get(i) ?? []),
-    ];
-    findings.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+    const profile = inferCapabilities(def, inference);
+    const findings = policyFindings(def.name, loaded.server, profile, compiled, policyName);
+    for (const f of toolPoisoningFindings(def)) findings.push(f);
+    schemaFindings(def, profile, findings);
+    issuerFindings(def, findings);
+    annotationFindings(def, profile, findings);
+    const named = names.get(i);
+    if (named !== undefined) for (const f of named) findings.push(f);
+    if (!isSortedByCode(findings)) findings.sort(byCode);
     results.push({
       kind: "tool",
       name: def.name,
@@ -103,13 +102,12 @@ export function scanTools(
       capabilities: profile.capabilities,
       findings,
     });
-  });
+  }
 
-  const suppressions = applySuppressions(
-    results,
-    options.suppressions ?? [],
-    options.now ?? new Date(),
-  );
+  const suppressions =
+    options.suppressions === undefined || options.suppressions.length === 0
+      ? { applied: [], expired: [], unused: [] }
+      : applySuppressions(results, options.suppressions, options.now ?? new Date());
   let worst = 0;
   let failed = 0;
   let warned = 0;
@@ -141,6 +139,15 @@ export function scanTools(
     problems: set.problems,
     suppressions,
   };
+}
+
+const byCode = (a: Finding, b: Finding) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
+
+/** Most tools have at most one finding per code, already in order: no sort needed then. */
+function isSortedByCode(findings: readonly Finding[]): boolean {
+  for (let i = 1; i < findings.length; i++)
+    if (findings[i - 1]!.code > findings[i]!.code) return false;
+  return true;
 }
 
 function applySuppressions(results: TargetResult[], list: readonly Suppression[], now: Date) {

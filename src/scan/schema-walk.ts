@@ -42,35 +42,78 @@ export interface SchemaNode {
   property: string | null;
 }
 
-/** How a keyword's value holds subschemas. */
-const KEYWORDS: ReadonlyMap<string, "single" | "map" | "array" | "items"> = new Map([
-  ["additionalProperties", "single"],
-  ["additionalItems", "single"],
-  ["contains", "single"],
-  ["not", "single"],
-  ["if", "single"],
-  ["then", "single"],
-  ["else", "single"],
-  ["propertyNames", "single"],
-  ["unevaluatedItems", "single"],
-  ["unevaluatedProperties", "single"],
-  ["items", "items"],
-  ["properties", "map"],
-  ["patternProperties", "map"],
-  ["$defs", "map"],
-  ["definitions", "map"],
-  ["dependentSchemas", "map"],
-  ["allOf", "array"],
-  ["anyOf", "array"],
-  ["oneOf", "array"],
-  ["prefixItems", "array"],
-]);
+/**
+ * Bits for the keys the schema rules test, so a rule asks one bit instead of calling
+ * `Object.hasOwn` per key: {@link walkSchema} reads each object's own keys once and hands
+ * the visitor their bits.
+ */
+export const KEY = {
+  type: 1 << 0,
+  enum: 1 << 1,
+  const: 1 << 2,
+  $ref: 1 << 3,
+  oneOf: 1 << 4,
+  anyOf: 1 << 5,
+  allOf: 1 << 6,
+  not: 1 << 7,
+  properties: 1 << 8,
+  items: 1 << 9,
+  prefixItems: 1 << 10,
+  pattern: 1 << 11,
+  format: 1 << 12,
+  minimum: 1 << 13,
+  maximum: 1 << 14,
+  minLength: 1 << 15,
+  maxLength: 1 << 16,
+  required: 1 << 17,
+  additionalProperties: 1 << 18,
+  patternProperties: 1 << 19,
+  if: 1 << 20,
+  $dynamicRef: 1 << 21,
+  $recursiveRef: 1 << 22,
+} as const;
+
+/** How a keyword's value holds subschemas, in the bits above the key bits. */
+const SINGLE = 1 << 24;
+const ITEMS = 2 << 24;
+const MAP = 3 << 24;
+const ARRAY = 4 << 24;
+const HOW = 7 << 24;
+
+/** Each key's rule bit and, for keywords that hold subschemas, how they hold them. */
+const KEYS: ReadonlyMap<string, number> = (() => {
+  const table = new Map<string, number>(Object.entries(KEY));
+  const how: [number, string[]][] = [
+    [
+      SINGLE,
+      [
+        "additionalProperties",
+        "additionalItems",
+        "contains",
+        "not",
+        "if",
+        "then",
+        "else",
+        "propertyNames",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+      ],
+    ],
+    [ITEMS, ["items"]],
+    [MAP, ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]],
+    [ARRAY, ["allOf", "anyOf", "oneOf", "prefixItems"]],
+  ];
+  for (const [bits, keys] of how) for (const k of keys) table.set(k, (table.get(k) ?? 0) | bits);
+  return table;
+})();
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A subschema is an object or a boolean; anything else under a keyword is not walked. */
 const isSchema = (v: unknown): boolean => typeof v === "boolean" || isObject(v);
+
+const isEnumerable = Object.prototype.propertyIsEnumerable;
 
 function child(
   schema: unknown,
@@ -103,12 +146,13 @@ export function pointerOf(node: SchemaNode): string {
  * can overflow), in document order, never entering data keywords (`enum`, `default`,
  * `const`, `examples`). Stops at {@link MAX_SCHEMA_DEPTH} or {@link MAX_SCHEMA_NODES}
  * and returns the node where it stopped; a cyclic in-memory schema is visited once per
- * object.
+ * object. `visit` gets the {@link KEY} bits of the node's own keys (0 for a boolean).
  */
-export function walkSchema(
+export function walkSchema<C>(
   root: unknown,
   rootPointer: string,
-  visit: (node: SchemaNode) => void,
+  visit: (node: SchemaNode, keys: number, context: C) => void,
+  context: C,
 ): { bound: "depth" | "size" | null; node: SchemaNode | null } {
   const stack: SchemaNode[] = [
     {
@@ -123,43 +167,50 @@ export function walkSchema(
   ];
   const seen = new Set<object>();
   let count = 0;
-  const children: SchemaNode[] = [];
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (node.depth > MAX_SCHEMA_DEPTH) return { bound: "depth", node };
     if (++count > MAX_SCHEMA_NODES) return { bound: "size", node };
-    visit(node);
     const s = node.schema;
-    if (!isObject(s) || seen.has(s)) continue;
+    if (!isObject(s)) {
+      visit(node, 0, context);
+      continue;
+    }
+    // Own keys, enumerable or not, like Object.hasOwn sees them; subschemas are only
+    // entered under enumerable keywords, like a for-in over own keys.
+    const names = Object.getOwnPropertyNames(s);
+    let keys = 0;
+    for (let i = 0; i < names.length; i++) keys |= KEYS.get(names[i]!) ?? 0;
+    visit(node, keys & ~HOW, context);
+    if ((keys & HOW) === 0 || seen.has(s)) continue;
     seen.add(s);
-    children.length = 0;
     const depth = node.depth + 1;
-    for (const key in s) {
-      if (!Object.hasOwn(s, key)) continue;
-      const how = KEYWORDS.get(key);
-      if (how === undefined) continue;
+    // Push children last to first so the stack pops them in document order.
+    for (let k = names.length - 1; k >= 0; k--) {
+      const key = names[k]!;
+      const how = (KEYS.get(key) ?? 0) & HOW;
+      if (how === 0 || !isEnumerable.call(s, key)) continue;
       const value = s[key];
-      if (how === "single" || (how === "items" && !Array.isArray(value))) {
-        if (isSchema(value)) children.push(child(value, node, null, depth, key, null));
-      } else if (how === "map") {
+      if (how === SINGLE || (how === ITEMS && !Array.isArray(value))) {
+        if (isSchema(value)) stack.push(child(value, node, null, depth, key, null));
+      } else if (how === MAP) {
         if (!isObject(value)) continue;
-        for (const name in value) {
-          if (!Object.hasOwn(value, name)) continue;
+        const members = Object.keys(value);
+        for (let m = members.length - 1; m >= 0; m--) {
+          const name = members[m]!;
           const member = value[name];
           if (isSchema(member)) {
             const property = key === "properties" ? name : null;
-            children.push(child(member, node, name, depth, key, property));
+            stack.push(child(member, node, name, depth, key, property));
           }
         }
       } else if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) {
+        for (let i = value.length - 1; i >= 0; i--) {
           const member: unknown = value[i];
-          if (isSchema(member)) children.push(child(member, node, i, depth, key, null));
+          if (isSchema(member)) stack.push(child(member, node, i, depth, key, null));
         }
       }
     }
-    // Reverse so the stack pops children in document order.
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   return { bound: null, node: null };
 }

@@ -8,12 +8,16 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 /**
  * SCAN011: annotations that claim less than the evidence shows. Clients relax approval
  * for read-only and non-destructive tools, so such a hint is how a dangerous tool hides.
+ * Appended to `findings`.
  */
-export function annotationFindings(tool: ToolDefinition, profile: CapabilityProfile): Finding[] {
+export function annotationFindings(
+  tool: ToolDefinition,
+  profile: CapabilityProfile,
+  findings: Finding[] = [],
+): Finding[] {
   const a = isObject(tool.annotations) ? tool.annotations : null;
   const evidence = profile.evidenceAccess;
-  if (a === null || evidence === null) return [];
-  const findings: Finding[] = [];
+  if (a === null || evidence === null) return findings;
   if (a.readOnlyHint === true && evidence.access !== "read") {
     findings.push({
       code: "SCAN011",

@@ -17,11 +17,18 @@ function look(found: Declared[], holder: unknown, pointer: string): void {
   }
 }
 
+/** Top-level members that may hold an issuer, with their pointers. */
+const HOLDERS = [
+  ["oauth", "/oauth"],
+  ["auth", "/auth"],
+  ["authorization", "/authorization"],
+] as const;
+
 /** Places an OAuth issuer is declared on a tool definition. */
 function issuers(tool: ToolDefinition): Declared[] {
   const found: Declared[] = [];
   look(found, tool, "");
-  for (const key of ["oauth", "auth", "authorization"]) look(found, tool[key], `/${key}`);
+  for (const [key, pointer] of HOLDERS) look(found, tool[key], pointer);
   const meta = tool._meta;
   if (isObject(meta)) {
     for (const key of Object.keys(meta)) {
@@ -66,9 +73,8 @@ export function issuerProblem(value: unknown): string | null {
   return null;
 }
 
-/** SCAN008: every declared issuer that is malformed. */
-export function issuerFindings(tool: ToolDefinition): Finding[] {
-  const findings: Finding[] = [];
+/** SCAN008: every declared issuer that is malformed, appended to `findings`. */
+export function issuerFindings(tool: ToolDefinition, findings: Finding[] = []): Finding[] {
   for (const { value, pointer } of issuers(tool)) {
     const problem = issuerProblem(value);
     if (problem !== null) {

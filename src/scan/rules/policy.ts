@@ -2,15 +2,15 @@ import type { CapabilityProfile } from "../capabilities.js";
 import type { CompiledPolicy } from "../policy-match.js";
 import type { Finding } from "../types.js";
 
-/** SCAN001 (tool name vs the policy's globs), SCAN006 and SCAN007 (capabilities). */
+/** SCAN001 (tool name vs the policy's globs), SCAN006 and SCAN007 (capabilities), appended to `findings`. */
 export function policyFindings(
   name: string,
   server: string | null,
   profile: CapabilityProfile,
   policy: CompiledPolicy,
   policyName: string,
+  findings: Finding[] = [],
 ): Finding[] {
-  const findings: Finding[] = [];
   const named = policy.tool(name, server);
   if (named.verdict === "denied") {
     findings.push({

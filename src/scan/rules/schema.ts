@@ -1,6 +1,7 @@
 import type { ToolDefinition } from "../../pins/types.js";
 import type { CapabilityProfile } from "../capabilities.js";
 import {
+  KEY,
   MAX_SCHEMA_DEPTH,
   MAX_SCHEMA_NODES,
   pointerOf,
@@ -15,33 +16,40 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 const has = (o: Record<string, unknown>, k: string) => Object.hasOwn(o, k);
 
-const TYPE_KEYWORDS = ["type", "enum", "const", "$ref", "oneOf", "anyOf", "allOf", "not"];
 const STRING_CONSTRAINTS = ["enum", "const", "pattern", "format", "maxLength"];
-const CONSTRAINING = [
-  ...TYPE_KEYWORDS,
-  "properties",
-  "items",
-  "prefixItems",
-  "pattern",
-  "format",
-  "minimum",
-  "maximum",
-  "minLength",
-  "maxLength",
-  "required",
-  "additionalProperties",
-  "patternProperties",
-  "if",
-  "$dynamicRef",
-];
+const TYPE_KEYWORDS =
+  KEY.type | KEY.enum | KEY.const | KEY.$ref | KEY.oneOf | KEY.anyOf | KEY.allOf | KEY.not;
+const CONSTRAINING =
+  TYPE_KEYWORDS |
+  KEY.properties |
+  KEY.items |
+  KEY.prefixItems |
+  KEY.pattern |
+  KEY.format |
+  KEY.minimum |
+  KEY.maximum |
+  KEY.minLength |
+  KEY.maxLength |
+  KEY.required |
+  KEY.additionalProperties |
+  KEY.patternProperties |
+  KEY.if |
+  KEY.$dynamicRef;
+const STRING_CONSTRAINED = KEY.enum | KEY.const | KEY.pattern | KEY.format | KEY.maxLength;
+const REFS = KEY.$ref | KEY.$dynamicRef | KEY.$recursiveRef;
+const COMPOSITIONS = KEY.oneOf | KEY.anyOf | KEY.allOf;
 
 /**
  * The contract rules that read the schemas: SCAN003/SCAN004 (open argument surface),
  * SCAN005 (untyped or unconstrained sensitive arguments), SCAN009 (external `$ref`),
- * SCAN010 (ambiguous composition) and SCAN013 (a schema that cannot be analysed).
+ * SCAN010 (ambiguous composition) and SCAN013 (a schema that cannot be analysed),
+ * appended to `findings`.
  */
-export function schemaFindings(tool: ToolDefinition, profile: CapabilityProfile): Finding[] {
-  const findings: Finding[] = [];
+export function schemaFindings(
+  tool: ToolDefinition,
+  profile: CapabilityProfile,
+  findings: Finding[] = [],
+): Finding[] {
   const input = Object.hasOwn(tool, "inputSchema") ? tool.inputSchema : undefined;
 
   if (input !== undefined && !isObject(input) && typeof input !== "boolean") {
@@ -67,10 +75,7 @@ export function schemaFindings(tool: ToolDefinition, profile: CapabilityProfile)
 
   const output = Object.hasOwn(tool, "outputSchema") ? tool.outputSchema : undefined;
   if (isObject(output)) {
-    const bound = walkSchema(output, "/outputSchema", (node) => {
-      externalRef(node, findings);
-    });
-    boundFinding(bound, findings);
+    boundFinding(walkSchema(output, "/outputSchema", visitOutput, findings), findings);
   }
   return findings;
 }
@@ -93,13 +98,18 @@ function isOpen(schema: unknown): string | null {
 }
 
 function walkInput(input: Record<string, unknown>, findings: Finding[]) {
-  const bound = walkSchema(input, "/inputSchema", (node) => {
-    const s = node.schema;
-    externalRef(node, findings);
-    if (node.property !== null) propertyFinding(node.property, s, node, findings);
-    if (isObject(s)) composition(s, node, findings);
-  });
-  boundFinding(bound, findings);
+  boundFinding(walkSchema(input, "/inputSchema", visitInput, findings), findings);
+}
+
+function visitInput(node: SchemaNode, keys: number, findings: Finding[]) {
+  const s = node.schema;
+  if ((keys & REFS) !== 0) externalRef(node, findings);
+  if (node.property !== null) propertyFinding(node.property, s, keys, node, findings);
+  if ((keys & COMPOSITIONS) !== 0) composition(s as Record<string, unknown>, keys, node, findings);
+}
+
+function visitOutput(node: SchemaNode, keys: number, findings: Finding[]) {
+  if ((keys & REFS) !== 0) externalRef(node, findings);
 }
 
 function boundFinding(bound: ReturnType<typeof walkSchema>, findings: Finding[]) {
@@ -115,10 +125,11 @@ function boundFinding(bound: ReturnType<typeof walkSchema>, findings: Finding[])
   });
 }
 
+const REF_KEYS = ["$ref", "$dynamicRef", "$recursiveRef"] as const;
+
 function externalRef(node: SchemaNode, findings: Finding[]) {
-  const schema = node.schema;
-  if (!isObject(schema)) return;
-  for (const key of ["$ref", "$dynamicRef", "$recursiveRef"]) {
+  const schema = node.schema as Record<string, unknown>;
+  for (const key of REF_KEYS) {
     const ref = has(schema, key) ? schema[key] : undefined;
     if (typeof ref === "string" && !ref.startsWith("#")) {
       findings.push({
@@ -131,12 +142,15 @@ function externalRef(node: SchemaNode, findings: Finding[]) {
   }
 }
 
-function propertyFinding(name: string, schema: unknown, node: SchemaNode, findings: Finding[]) {
-  const typed = isObject(schema) && has(schema, "type");
-  if (
-    schema === true ||
-    (isObject(schema) && !typed && !CONSTRAINING.some((k) => has(schema, k)))
-  ) {
+function propertyFinding(
+  name: string,
+  schema: unknown,
+  keys: number,
+  node: SchemaNode,
+  findings: Finding[],
+) {
+  const typed = (keys & KEY.type) !== 0;
+  if (schema === true || (isObject(schema) && !typed && (keys & CONSTRAINING) === 0)) {
     findings.push({
       code: "SCAN005",
       grade: "warn",
@@ -146,7 +160,7 @@ function propertyFinding(name: string, schema: unknown, node: SchemaNode, findin
     return;
   }
   if (!isObject(schema)) return;
-  if (!typed && !TYPE_KEYWORDS.some((k) => has(schema, k))) {
+  if (!typed && (keys & TYPE_KEYWORDS) === 0) {
     findings.push({
       code: "SCAN005",
       grade: "warn",
@@ -155,7 +169,6 @@ function propertyFinding(name: string, schema: unknown, node: SchemaNode, findin
     });
     return;
   }
-  if (!wordTokens(name).some((t) => SENSITIVE_ARGUMENT_TOKENS.has(t))) return;
   // A sensitive string, or an array of them.
   let leaf: Record<string, unknown> = schema;
   let suffix = "";
@@ -163,14 +176,24 @@ function propertyFinding(name: string, schema: unknown, node: SchemaNode, findin
     leaf = schema.items;
     suffix = "/items";
   }
-  if (isType(leaf, "string") && !STRING_CONSTRAINTS.some((k) => has(leaf, k))) {
-    findings.push({
-      code: "SCAN005",
-      grade: "warn",
-      pointer: `${pointerOf(node)}${suffix}`,
-      message: `sensitive string argument ${quote(name)} has no enum, pattern, format or maxLength`,
-    });
-  }
+  if (!isType(leaf, "string")) return;
+  const constrained =
+    leaf === schema
+      ? (keys & STRING_CONSTRAINED) !== 0
+      : STRING_CONSTRAINTS.some((k) => has(leaf, k));
+  if (constrained || !isSensitive(name)) return;
+  findings.push({
+    code: "SCAN005",
+    grade: "warn",
+    pointer: `${pointerOf(node)}${suffix}`,
+    message: `sensitive string argument ${quote(name)} has no enum, pattern, format or maxLength`,
+  });
+}
+
+/** Does a property name carry a sensitive word token (path, url, command, ...)? */
+function isSensitive(name: string): boolean {
+  for (const t of wordTokens(name)) if (SENSITIVE_ARGUMENT_TOKENS.has(t)) return true;
+  return false;
 }
 
 /** A property name for a message: quoted, and cut at 100 characters. */
@@ -183,10 +206,21 @@ function isType(schema: Record<string, unknown>, type: string): boolean {
   return t === type || (Array.isArray(t) && t.includes(type));
 }
 
-function composition(schema: Record<string, unknown>, node: SchemaNode, findings: Finding[]) {
+const COMPOSITION_KEYS = [
+  ["oneOf", KEY.oneOf],
+  ["anyOf", KEY.anyOf],
+  ["allOf", KEY.allOf],
+] as const;
+
+function composition(
+  schema: Record<string, unknown>,
+  keys: number,
+  node: SchemaNode,
+  findings: Finding[],
+) {
   const closedHere = schema.unevaluatedProperties === false;
-  for (const key of ["oneOf", "anyOf", "allOf"]) {
-    const branches = has(schema, key) ? schema[key] : undefined;
+  for (const [key, bit] of COMPOSITION_KEYS) {
+    const branches = (keys & bit) !== 0 ? schema[key] : undefined;
     if (!Array.isArray(branches)) continue;
     const reasons: string[] = [];
     branches.forEach((b, i) => {
