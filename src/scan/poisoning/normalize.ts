@@ -193,9 +193,61 @@ export function ansiSequenceLength(text: string, i: number): number {
   return j - i;
 }
 
+/** A character outside ASCII, or an escape (which may start an ANSI sequence). */
+const NOT_PLAIN_ASCII = /[^\0-\x1a\x1c-\x7f]/;
+
+/**
+ * What normalisation changes in ASCII without escapes: a whitespace run of two or more,
+ * a lone tab, vertical tab, form feed or carriage return, and runs of other controls.
+ * A lone space or line feed stays, as does every printable character.
+ */
+const ASCII_CHANGE = /[\t-\r ]{2,}|[\t\v\f\r]|[\0-\x08\x0e-\x1f\x7f]+/g;
+
+function asciiReplacement(change: string): string {
+  const c = change.charCodeAt(0);
+  if (c !== 0x20 && (c < 0x09 || c > 0x0d)) return "";
+  return change.includes("\n") || change.includes("\r") ? "\n" : " ";
+}
+
+/**
+ * The matching form of ASCII text without escape sequences (most texts that are not
+ * already normal: a description with paragraphs), found by one native replace. Its
+ * offset map is only needed to report a finding, so it is built then, by the general
+ * path, which yields the same text (a property test checks it).
+ */
+class AsciiNormalized implements NormalizedText {
+  readonly identity = false;
+  private map: NormalizedText | undefined;
+
+  constructor(
+    readonly text: string,
+    private readonly original: string,
+  ) {}
+
+  get from(): Int32Array {
+    this.map ??= build(this.original);
+    return this.map.from;
+  }
+
+  get to(): Int32Array {
+    this.map ??= build(this.original);
+    return this.map.to;
+  }
+}
+
 /** Build the matching form of `original` with its offset map. Linear in the text length. */
 export function normalizeText(original: string): NormalizedText {
   if (isAlreadyNormal(original)) return { text: original, identity: true, from: EMPTY, to: EMPTY };
+  if (!NOT_PLAIN_ASCII.test(original))
+    return new AsciiNormalized(original.replace(ASCII_CHANGE, asciiReplacement), original);
+  return build(original);
+}
+
+/**
+ * The general path of {@link normalizeText}: every unit pushed with its original span.
+ * Exported for the test that holds the fast paths to it.
+ */
+export function build(original: string): NormalizedText {
   const out = new Builder(original.length + 16);
   const n = original.length;
   let i = 0;

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { normalizeText } from "../../../src/scan/poisoning/normalize.js";
+import { build, normalizeText } from "../../../src/scan/poisoning/normalize.js";
 
 /** The plain definition: a character outside printable ASCII and line feed, or two whitespace characters in a row. */
 const NOT_NORMAL = /[^\x20-\x7e\n]|[ \n][ \n]/;
@@ -54,5 +54,53 @@ describe("normalizeText's already-normal check", () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe("normalizeText's ASCII path", () => {
+  const piece = fc.oneof(
+    fc.stringMatching(/^[!-~]{0,6}$/),
+    fc.constantFrom(
+      " ",
+      "\n",
+      "\t",
+      "\r",
+      "\v",
+      "\f",
+      "\r\n",
+      "  ",
+      " \t ",
+      "\x00",
+      "\x01",
+      "\x08",
+      "\x0e",
+      "\x1f",
+      "\x7f",
+    ),
+  );
+
+  it("gives the general path's text and offset map", () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 16 }), (pieces) => {
+        const text = pieces.join("");
+        const fast = normalizeText(text);
+        const general = build(text);
+        expect(fast.text).toBe(general.text);
+        if (!fast.identity) {
+          expect([...fast.from]).toEqual([...general.from]);
+          expect([...fast.to]).toEqual([...general.to]);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("on every ASCII character between words and between spaces", () => {
+    for (let c = 0; c < 0x80; c++) {
+      const ch = String.fromCharCode(c);
+      for (const text of [`a${ch}b`, `a ${ch} b`, `a${ch}${ch}b`, `${ch}\n${ch}`]) {
+        expect(normalizeText(text).text, JSON.stringify(text)).toBe(build(text).text);
+      }
+    }
   });
 });
