@@ -19,7 +19,12 @@
 
 import { foldCase } from "./case-fold.js";
 import { GATE_CLAUSES } from "./gate-clauses.js";
-import { type LiteralClauses, requiredLiterals } from "./required-literals.js";
+import {
+  isWordUnit,
+  type LiteralClauses,
+  requiredLiterals,
+  WORD_BOUNDARY,
+} from "./required-literals.js";
 
 /**
  * A literal that occurs in almost every text: a letter or two ("a", "to", "in") or common
@@ -28,13 +33,14 @@ import { type LiteralClauses, requiredLiterals } from "./required-literals.js";
  * from running the exfiltration pattern when no address follows.
  */
 const COMMON = /^(?:[a-z ]{1,2}|[.,:;'"()/-])$/;
+const isCommon = (literal: string) => COMMON.test(literal.replaceAll(WORD_BOUNDARY, ""));
 
 /**
  * The clauses worth checking: every clause without a common literal (dropping a clause
  * only lets more patterns run), or all of them when every clause has one.
  */
 function selective(clauses: LiteralClauses): LiteralClauses {
-  const strong = clauses.filter((clause) => !clause.some((literal) => COMMON.test(literal)));
+  const strong = clauses.filter((clause) => !clause.some(isCommon));
   return strong.length > 0 ? strong : clauses;
 }
 
@@ -61,18 +67,24 @@ export function gatedPatterns(): readonly RegExp[] {
   return [...known, ...pending];
 }
 
-/** Character classes of the automaton: 0 is "no literal has this character". */
+/**
+ * Character classes of the automaton: 0 is "no literal has this character", 1 is a word
+ * boundary (`WORD_BOUNDARY` in a literal; in the text, fed between a word and a non-word
+ * character and at either end next to a word character).
+ */
 const CLASS_OF = new Uint8Array(128);
+const BOUNDARY = 1;
+/** 1 for the ASCII characters `\b` counts as word characters. */
+const WORD_UNIT = Uint8Array.from({ length: 128 }, (_, c) => (isWordUnit(c) ? 1 : 0));
 
 interface Automaton {
   /**
    * `step[row + class]`, where `row` is `state * classes`: the next state's row, or its
-   * bitwise complement (negative) when that state completes a literal; `UNKNOWN` until
-   * first needed.
+   * bitwise complement (negative) when that state completes a literal; 0 until first
+   * needed (no row is 0: the root is state 1).
    */
   step: Int32Array;
-  /** Trie edges (`trie[state * classes + class]`, 0 for none) and suffix links. */
-  trie: Int32Array;
+  /** Suffix links: the state of the longest proper suffix that is also in the trie. */
   fail: Int32Array;
   classes: number;
   /** The literal each state ends, or -1. */
@@ -159,23 +171,28 @@ function build(): Automaton {
   });
   // Alphabet: every ASCII character some literal uses gets its own class.
   CLASS_OF.fill(0);
-  let classes = 1;
+  let classes = BOUNDARY + 1;
   const nonAscii: number[] = [];
   for (const [literal, id] of literalIds) {
     let ascii = true;
     for (let k = 0; k < literal.length; k++) {
       const c = literal.charCodeAt(k);
       if (c >= 128) ascii = false;
-      else if (CLASS_OF[c] === 0) CLASS_OF[c] = classes++;
+      else if (c !== 0 && CLASS_OF[c] === 0) CLASS_OF[c] = classes++;
     }
     if (!ascii) nonAscii.push(id);
   }
+  const classOfUnit = (c: number) => (c === 0 ? BOUNDARY : CLASS_OF[c]!);
   for (let c = 0x41; c <= 0x5a; c++) CLASS_OF[c] = CLASS_OF[c + 0x20]!;
-  // Trie of the ASCII literals, flat: `trie[state * classes + class]`, 0 for none (the
-  // root is never a child). Each state spells one string, so it ends at most one literal.
-  let capacity = 1;
+  // States are numbered from 1 (the root), so a row (`state * classes`) is never 0 and
+  // a zero slot in `step` means "not known yet": the table needs no fill. While building,
+  // `step` holds the trie: `step[row + class]` is the child's row, 0 for none. Each state
+  // spells one string, so it ends at most one literal.
+  let capacity = 2;
   for (const literal of literalIds.keys()) capacity += literal.length;
-  const trie = new Int32Array(capacity * classes);
+  // Sized for the most states the literals could need; pages past the states actually
+  // made are never touched.
+  const step = new Int32Array(capacity * classes);
   const literalAt = new Int32Array(capacity).fill(-1);
   // Each state's children as a linked list, so the breadth-first pass below visits the
   // trie's edges rather than every (state, class) slot (a cold start pays for those).
@@ -183,32 +200,32 @@ function build(): Automaton {
   const nextSibling = new Int32Array(capacity);
   const edgeClass = new Int32Array(capacity);
   const nonAsciiIds = new Set(nonAscii);
-  let states = 1;
+  let states = ROOT + 1;
   for (const [literal, id] of literalIds) {
     if (nonAsciiIds.has(id)) continue;
-    let state = 0;
+    let state = ROOT;
     for (let k = 0; k < literal.length; k++) {
-      const cls = CLASS_OF[literal.charCodeAt(k)]!;
+      const cls = classOfUnit(literal.charCodeAt(k));
       const slot = state * classes + cls;
-      if (trie[slot] === 0) {
+      if (step[slot] === 0) {
         const child = states++;
-        trie[slot] = child;
+        step[slot] = child * classes;
         edgeClass[child] = cls;
         nextSibling[child] = firstChild[state]!;
         firstChild[state] = child;
       }
-      state = trie[slot]!;
+      state = step[slot]! / classes;
     }
     literalAt[state] = id;
   }
   // Breadth-first over the trie edges only: suffix links, and for each state the nearest
-  // state on its suffix chain (itself included) that ends a literal. The full transition
-  // table is filled lazily while scanning (see `resolve`), so building stays cheap.
-  const fail = new Int32Array(states);
+  // state on its suffix chain (itself included) that ends a literal. The rest of the
+  // transition table is filled lazily while scanning (see `resolve`), so building stays cheap.
+  const fail = new Int32Array(states).fill(ROOT);
   const output = new Int32Array(states).fill(-1);
   const queue = new Int32Array(states);
   let tail = 0;
-  for (let to = firstChild[0]!; to !== 0; to = nextSibling[to]!) {
+  for (let to = firstChild[ROOT]!; to !== 0; to = nextSibling[to]!) {
     output[to] = literalAt[to] !== -1 ? to : -1;
     queue[tail++] = to;
   }
@@ -217,8 +234,9 @@ function build(): Automaton {
     for (let to = firstChild[state]!; to !== 0; to = nextSibling[to]!) {
       const cls = edgeClass[to]!;
       let f = fail[state]!;
-      while (f !== 0 && trie[f * classes + cls] === 0) f = fail[f]!;
-      const viaFail = trie[f * classes + cls]!;
+      while (f !== ROOT && step[f * classes + cls] === 0) f = fail[f]!;
+      const edge = step[f * classes + cls]!;
+      const viaFail = edge === 0 ? ROOT : edge / classes;
       fail[to] = viaFail;
       output[to] = literalAt[to] !== -1 ? to : output[viaFail]!;
       queue[tail++] = to;
@@ -226,13 +244,17 @@ function build(): Automaton {
   }
   // The next literal-ending state further down each chain.
   const outputLink = new Int32Array(states).fill(-1);
-  for (let state = 1; state < states; state++) {
+  for (let state = ROOT + 1; state < states; state++) {
     if (output[state] === state) outputLink[state] = output[fail[state]!]!;
   }
-  const step = new Int32Array(states * classes).fill(UNKNOWN);
+  // Trie edges into a state that completes a literal take their final, complemented form.
+  for (let state = ROOT; state < states; state++) {
+    for (let to = firstChild[state]!; to !== 0; to = nextSibling[to]!) {
+      if (output[to] !== -1) step[state * classes + edgeClass[to]!] = ~(to * classes);
+    }
+  }
   return {
     step,
-    trie,
     fail,
     classes,
     literalAt,
@@ -243,7 +265,9 @@ function build(): Automaton {
     clauseCount: new Int32Array(clauseCount),
     free: new Int32Array(clauseCount.flatMap((count, pid) => (count === 0 ? [pid] : []))),
     nonAscii,
-    nonAsciiText: nonAscii.map((id) => literalText[id]!),
+    // Looked up with `includes`, which cannot see boundaries: dropping the marks only
+    // lets more texts through.
+    nonAsciiText: nonAscii.map((id) => literalText[id]!.replaceAll(WORD_BOUNDARY, "")),
     seen: new Int32Array(literalIds.size),
     met: new Int32Array(clauseLiterals.length),
     metCount: new Int32Array(clauseCount.length),
@@ -288,31 +312,46 @@ export class LiteralsIn {
     this.stamp = mark;
     for (let k = 0; k < a.free.length; k++) a.allowed[a.free[k]!] = mark;
     this.allowedCount = a.free.length;
-    const { step, classes, literalAt, output, outputLink, seen } = a;
-    let row = 0;
+    let row = ROOT * a.classes;
     let sawNonAscii = false;
+    let inWord = false;
     for (let k = 0; k < text.length; k++) {
       const c = text.charCodeAt(k);
       let cls = 0;
-      if (c < 128) cls = CLASS_OF[c]!;
-      else sawNonAscii = true;
-      let move = step[row + cls]!;
-      if (move < 0 && move === UNKNOWN) move = resolve(a, row / classes, cls);
-      row = move;
-      if (row < 0) {
-        row = ~row;
-        for (let o = output[row / classes]!; o !== -1; o = outputLink[o]!) {
-          const id = literalAt[o]!;
-          if (seen[id] !== mark) this.meet(id);
-        }
+      let word = false;
+      if (c < 128) {
+        cls = CLASS_OF[c]!;
+        word = WORD_UNIT[c] === 1;
+      } else sawNonAscii = true;
+      if (word !== inWord) {
+        inWord = word;
+        row = this.advance(row, BOUNDARY);
       }
+      row = this.advance(row, cls);
     }
+    if (inWord) this.advance(row, BOUNDARY);
+    const seen = a.seen;
     if (sawNonAscii) {
       for (let k = 0; k < a.nonAscii.length; k++) {
         const id = a.nonAscii[k]!;
         if (seen[id] !== mark && text.includes(a.nonAsciiText[k]!)) this.meet(id);
       }
     }
+  }
+
+  /** One step of the automaton from `row` on `cls`, meeting the literals it completes. */
+  private advance(row: number, cls: number): number {
+    const a = this.automaton;
+    let move = a.step[row + cls]!;
+    if (move === 0) move = resolve(a, row / a.classes, cls);
+    if (move >= 0) return move;
+    const next = ~move;
+    const mark = this.stamp;
+    for (let o = a.output[next / a.classes]!; o !== -1; o = a.outputLink[o]!) {
+      const id = a.literalAt[o]!;
+      if (a.seen[id] !== mark) this.meet(id);
+    }
+    return next;
   }
 
   /** Literal `id` occurs: its clauses are met, and a pattern with all clauses met is allowed. */
@@ -366,20 +405,16 @@ export class LiteralsIn {
   }
 }
 
-/** A transition not computed yet (never a row or its complement: rows are far below 2^31). */
-const UNKNOWN = -0x80000000;
+/** The root state: state numbers start at 1 so that no row is 0 (see `Automaton.step`). */
+const ROOT = 1;
 
 /** Compute, remember and return the encoded transition from `state` on `cls`. */
 function resolve(a: Automaton, state: number, cls: number): number {
   const slot = state * a.classes + cls;
   const known = a.step[slot]!;
-  if (known !== UNKNOWN) return known;
-  let to = a.trie[slot]!;
-  if (to === 0 && state !== 0) {
-    const via = resolve(a, a.fail[state]!, cls);
-    to = (via < 0 ? ~via : via) / a.classes;
-  }
-  const encoded = a.output[to] !== -1 ? ~(to * a.classes) : to * a.classes;
+  if (known !== 0) return known;
+  // No trie edge: where the suffix link goes on `cls` (from the root, the root).
+  const encoded = state === ROOT ? ROOT * a.classes : resolve(a, a.fail[state]!, cls);
   a.step[slot] = encoded;
   return encoded;
 }
