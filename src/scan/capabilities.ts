@@ -153,7 +153,7 @@ export function inferCapabilities(
     const source = evidence.fromArgument[i] ? "argument" : "name";
     switch (evidence.domains[i]) {
       case "fs":
-        addCapability(caps, `fs.${access === "exec" ? "write" : (access ?? "write")}`, source, why);
+        addCapability(caps, FS_CAPABILITY[access ?? "write"], source, why);
         break;
       case "db":
         addCapability(caps, access === "read" ? "db.read" : "db.write", source, why);
@@ -179,8 +179,7 @@ export function inferCapabilities(
     addCapability(caps, "exec.command", chosenSource, chosenWhy);
   if (openWorld === true) addCapability(caps, "net.outbound", "annotation", "openWorldHint: true");
   if (caps.length === 0 && access !== null) {
-    const state = access === "exec" ? "write" : access;
-    addCapability(caps, `state.${state}`, chosenSource, chosenWhy);
+    addCapability(caps, STATE_CAPABILITY[access], chosenSource, chosenWhy);
   }
   if (caps.length === 0)
     addCapability(caps, "unknown", "none", "no capabilities list, annotations or telling name");
@@ -201,6 +200,21 @@ export function inferCapabilities(
       (evidence.access === null || ACCESS_RANK[evidence.access] <= ACCESS_RANK.write),
   };
 }
+
+// Capability names by access, as constants: the policy looks each one up by name, and a
+// constant's hash is computed once, a fresh template string's on every lookup.
+const FS_CAPABILITY: Readonly<Record<Access, string>> = {
+  read: "fs.read",
+  write: "fs.write",
+  delete: "fs.delete",
+  exec: "fs.write",
+};
+const STATE_CAPABILITY: Readonly<Record<Access, string>> = {
+  read: "state.read",
+  write: "state.write",
+  delete: "state.delete",
+  exec: "state.write",
+};
 
 /** Add a capability once, with its first reason. */
 function addCapability(

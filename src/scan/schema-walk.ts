@@ -166,6 +166,8 @@ export function walkSchema<C>(
     },
   ];
   const seen = new Set<object>();
+  /** Indexes, in the current object's own keys, of the keywords that hold subschemas. */
+  const keywords: number[] = [];
   let count = 0;
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -180,16 +182,22 @@ export function walkSchema<C>(
     // entered under enumerable keywords, like a for-in over own keys.
     const names = Object.getOwnPropertyNames(s);
     let keys = 0;
-    for (let i = 0; i < names.length; i++) keys |= KEYS.get(names[i]!) ?? 0;
+    let found = 0;
+    for (let i = 0; i < names.length; i++) {
+      const bits = KEYS.get(names[i]!);
+      if (bits === undefined) continue;
+      keys |= bits;
+      if ((bits & HOW) !== 0) keywords[found++] = i;
+    }
     visit(node, keys & ~HOW, context);
-    if ((keys & HOW) === 0 || seen.has(s)) continue;
+    if (found === 0 || seen.has(s)) continue;
     seen.add(s);
     const depth = node.depth + 1;
     // Push children last to first so the stack pops them in document order.
-    for (let k = names.length - 1; k >= 0; k--) {
-      const key = names[k]!;
-      const how = (KEYS.get(key) ?? 0) & HOW;
-      if (how === 0 || !isEnumerable.call(s, key)) continue;
+    for (let k = found - 1; k >= 0; k--) {
+      const key = names[keywords[k]!]!;
+      if (!isEnumerable.call(s, key)) continue;
+      const how = KEYS.get(key)! & HOW;
       const value = s[key];
       if (how === SINGLE || (how === ITEMS && !Array.isArray(value))) {
         if (isSchema(value)) stack.push(child(value, node, null, depth, key, null));

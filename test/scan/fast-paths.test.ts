@@ -7,9 +7,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CAPABILITIES, inferCapabilities } from "../../src/scan/capabilities.js";
+import { nameSkeleton, skeletonHash } from "../../src/scan/confusables.js";
 import type { SecurityPolicy } from "../../src/scan/policy.js";
 import { compilePolicy } from "../../src/scan/policy-match.js";
+import { nameFindings } from "../../src/scan/rules/names.js";
 import { schemaFindings } from "../../src/scan/rules/schema.js";
+import type { LoadedTool } from "../../src/scan/types.js";
 import {
   AMBIGUOUS_VERBS,
   DB_ARGUMENTS,
@@ -30,6 +33,7 @@ import {
   WRITE_VERBS,
 } from "../../src/scan/vocabulary.js";
 import { referenceInferCapabilities } from "./reference/capabilities.js";
+import { referenceNameFindings } from "./reference/names.js";
 import { referenceCompilePolicy } from "./reference/policy-match.js";
 import { referenceSchemaFindings } from "./reference/schema.js";
 
@@ -306,6 +310,66 @@ describe("policy matching: a direct regex test answers like picomatch's matcher"
           }
           for (const cap of CAPABILITIES)
             expect(fast.capability(cap)).toEqual(slow.capability(cap));
+        },
+      ),
+      RUNS,
+    );
+  });
+});
+
+/** Name pieces that collide under the skeleton: case, digits for letters, separators, scripts. */
+const namePiece = fc.constantFrom(
+  "read",
+  "READ",
+  "file",
+  "fiIe",
+  "f1le",
+  "rn",
+  "m",
+  "vv",
+  "w",
+  "VV",
+  "_",
+  "-",
+  ".",
+  " ",
+  "0",
+  "o",
+  "а", // Cyrillic a
+  "і", // Cyrillic i
+  "\u200b",
+  "é",
+  "ｆ",
+  "\t",
+);
+const lookAlikeName = fc
+  .array(namePiece, { minLength: 1, maxLength: 5 })
+  .map((parts) => parts.join(""));
+
+describe("look-alike names: grouping by skeleton hash first answers like grouping by skeleton", () => {
+  it("equal skeletons always have equal hashes", () => {
+    fc.assert(
+      fc.property(lookAlikeName, lookAlikeName, (a, b) => {
+        if (nameSkeleton(a) === nameSkeleton(b)) expect(skeletonHash(a)).toBe(skeletonHash(b));
+      }),
+      RUNS,
+    );
+    expect(skeletonHash("rn_vv")).toBe(skeletonHash("m_w"));
+    expect(skeletonHash("read-fіle")).toBe(skeletonHash("READ_FILE"));
+  });
+
+  it("on generated tool lists full of duplicates and look-alikes", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(lookAlikeName, fc.constantFrom(null, "a", "b")), { maxLength: 12 }),
+        (entries) => {
+          const tools: LoadedTool[] = entries.map(([name, server]) => ({
+            definition: { name },
+            server,
+            source: "memory",
+          }));
+          const same = (a: number, b: number) => (a + b) % 2 === 0;
+          expect([...nameFindings(tools, same)]).toEqual([...referenceNameFindings(tools, same)]);
         },
       ),
       RUNS,

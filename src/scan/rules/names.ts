@@ -1,4 +1,4 @@
-import { nameSkeleton } from "../confusables.js";
+import { nameSkeleton, skeletonHash } from "../confusables.js";
 import type { Finding, LoadedTool } from "../types.js";
 
 /**
@@ -12,16 +12,8 @@ export function nameFindings(
   tools: readonly LoadedTool[],
   same: (a: number, b: number) => boolean,
 ): Map<number, Finding[]> {
-  const bySkeleton = new Map<string, number[]>();
-  tools.forEach((t, i) => {
-    const key = nameSkeleton(t.definition.name);
-    const list = bySkeleton.get(key);
-    if (list) list.push(i);
-    else bySkeleton.set(key, [i]);
-  });
   const out = new Map<number, Finding[]>();
-  for (const group of bySkeleton.values()) {
-    if (group.length < 2) continue;
+  for (const group of lookAlikeGroups(tools)) {
     for (const i of group) {
       const me = tools[i]!;
       for (const j of group) {
@@ -50,11 +42,43 @@ export function nameFindings(
       }
     }
   }
-  tools.forEach((t, i) => {
-    const own = singleNameFinding(t.definition.name);
+  for (let i = 0; i < tools.length; i++) {
+    const own = singleNameFinding(tools[i]!.definition.name);
     if (own !== null) out.set(i, [...(out.get(i) ?? []), own]);
-  });
+  }
   return out;
+}
+
+/**
+ * The indexes of tools whose names share a skeleton, two or more per group, each group in
+ * index order and the groups in the order of their first member. Names are first grouped
+ * by {@link skeletonHash} (no string built); only names whose hashes meet get a skeleton.
+ */
+function lookAlikeGroups(tools: readonly LoadedTool[]): number[][] {
+  const firstWithHash = new Map<number, number>();
+  const candidate: boolean[] = [];
+  let anyMeet = false;
+  for (let i = 0; i < tools.length; i++) {
+    const hash = skeletonHash(tools[i]!.definition.name);
+    const first = firstWithHash.get(hash);
+    if (first === undefined) {
+      firstWithHash.set(hash, i);
+      continue;
+    }
+    candidate[first] = true;
+    candidate[i] = true;
+    anyMeet = true;
+  }
+  if (!anyMeet) return [];
+  const bySkeleton = new Map<string, number[]>();
+  for (let i = 0; i < tools.length; i++) {
+    if (candidate[i] !== true) continue;
+    const key = nameSkeleton(tools[i]!.definition.name);
+    const list = bySkeleton.get(key);
+    if (list) list.push(i);
+    else bySkeleton.set(key, [i]);
+  }
+  return [...bySkeleton.values()].filter((group) => group.length > 1);
 }
 
 const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cc}\p{Cf}]/u;
