@@ -5,11 +5,14 @@ import { basename, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { COMMAND_NAMES, createProgram } from "../../src/cli/program.js";
+import { corpusPath, describeCorpus } from "../helpers/corpus.js";
 
 // The shipped CLI is dist/bundle (scripts/bundle-cli.mjs, run by `npm run build` after
 // tsc). It must behave exactly like the tsc output it is made from, dist/cli.
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const realServers = join(root, "..", "shared", "corpus", "real-servers");
+const realServers = corpusPath("real-servers");
+// In the repository, for the tests that do not need the shared corpus.
+const exampleTools = join(root, "examples/data/scan/tools.json");
 const everythingServer = join(
   root,
   "node_modules/@modelcontextprotocol/server-everything/dist/index.js",
@@ -75,39 +78,57 @@ beforeAll(() => {
   );
 });
 
-describe("the bundled bins behave exactly like dist/cli", () => {
-  const cases: [string, string, string[]][] = [
-    ["airlock", "--version", ["--version"]],
-    ["airlock", "--help", ["--help"]],
+type Case = [bin: string, name: string, args: string[]];
+const scripts: Record<string, [string, string]> = {
+  airlock: ["dist/cli/bin.js", "dist/bundle/bin.js"],
+  "airlock-scan-tools": ["dist/cli/scan-tools-bin.js", "dist/bundle/scan-tools-bin.js"],
+};
+
+/** Runs one case with dist/cli and with dist/bundle; they must agree exactly. */
+async function sameAsUnbundled([bin, , args]: Case): Promise<Run> {
+  const [unbundled, bundled] = scripts[bin] ?? [];
+  if (unbundled === undefined || bundled === undefined) throw new Error(`no bin ${bin}`);
+  const [expected, actual] = await Promise.all([run(unbundled, args), run(bundled, args)]);
+  expect(actual).toEqual(expected);
+  // Not two identical failures to load: each case produced its real output.
+  expect(expected.stdout.length + expected.stderr.length).toBeGreaterThan(0);
+  return actual;
+}
+
+describeCorpus("the bundled bins scan the real servers exactly like dist/cli", () => {
+  const cases: Case[] = [
     ["airlock", "scan-tools --output json", ["scan-tools", realServers, "--output", "json"]],
     ["airlock", "scan-tools --output sarif", ["scan-tools", realServers, "--output", "sarif"]],
     ["airlock", "scan-tools --output text", ["scan-tools", realServers, "--output", "text"]],
+    ["airlock-scan-tools", "--output json", [realServers, "--output", "json"]],
+  ];
+  it.each(cases)("%s %s: same stdout, stderr and exit code", async (...testCase) => {
+    await sameAsUnbundled(testCase);
+  });
+
+  it("the exit code is the report's (the real servers have findings)", async () => {
+    const result = await run("dist/bundle/bin.js", ["scan-tools", realServers, "--output", "json"]);
+    const report = JSON.parse(result.stdout) as { exitCode: number; toolCount: number };
+    expect(report.toolCount).toBeGreaterThan(50);
+    expect(report.exitCode).toBeGreaterThan(0);
+    expect(result.code).toBe(report.exitCode);
+  });
+});
+
+describe("the bundled bins behave exactly like dist/cli", () => {
+  const cases: Case[] = [
+    ["airlock", "--version", ["--version"]],
+    ["airlock", "--help", ["--help"]],
+    ["airlock", "scan-tools on example tools", ["scan-tools", exampleTools, "--output", "json"]],
     ["airlock", "scan-tools on a missing path", ["scan-tools", "/nonexistent", "--output", "json"]],
     ["airlock", "check --help", ["check", "--help"]],
     ["airlock", "pin --help", ["pin", "--help"]],
     ["airlock", "demo", ["demo"]],
     ["airlock", "a misspelt command", ["scan-tool"]],
-    ["airlock-scan-tools", "--output json", [realServers, "--output", "json"]],
+    ["airlock-scan-tools", "--output sarif", [exampleTools, "--output", "sarif"]],
   ];
-  const scripts: Record<string, [string, string]> = {
-    airlock: ["dist/cli/bin.js", "dist/bundle/bin.js"],
-    "airlock-scan-tools": ["dist/cli/scan-tools-bin.js", "dist/bundle/scan-tools-bin.js"],
-  };
-
-  it.each(cases)("%s %s: same stdout, stderr and exit code", async (bin, _name, args) => {
-    const [unbundled, bundled] = scripts[bin] ?? [];
-    if (unbundled === undefined || bundled === undefined) throw new Error(`no bin ${bin}`);
-    const [expected, actual] = await Promise.all([run(unbundled, args), run(bundled, args)]);
-    expect(actual).toEqual(expected);
-    // Not two identical failures to load: each case produced its real output.
-    expect(expected.stdout.length + expected.stderr.length).toBeGreaterThan(0);
-  });
-
-  it("the scan exit code and report are the real ones (warnings on the real servers)", async () => {
-    const result = await run("dist/bundle/bin.js", ["scan-tools", realServers, "--output", "json"]);
-    const report = JSON.parse(result.stdout) as { exitCode: number; toolCount: number };
-    expect(report.toolCount).toBeGreaterThan(50);
-    expect(result.code).toBe(report.exitCode);
+  it.each(cases)("%s %s: same stdout, stderr and exit code", async (...testCase) => {
+    await sameAsUnbundled(testCase);
   });
 
   it("check talks to a real MCP server over stdio through the external SDK (exit 2, unpinned tools)", async () => {
@@ -236,7 +257,7 @@ export async function load(url, context, next) {
   const commandModules = COMMAND_NAMES.map((name) => `dist/cli/commands/${name}.js`);
 
   it("scan-tools loads the scan library and no other command, pins or MCP code", async () => {
-    const sources = await loadedSources(["scan-tools", realServers, "--output", "json"]);
+    const sources = await loadedSources(["scan-tools", exampleTools, "--output", "json"]);
     expect(sources).toContain("dist/cli/commands/scan-tools.js");
     expect(sources).toContain("dist/scan/scan.js");
     expect(commandModules.filter((file) => sources.includes(file))).toEqual([
