@@ -6,33 +6,18 @@
  */
 
 import { signalsOf } from "./detect.js";
-import { ansiSequenceLength } from "./normalize.js";
+import { ansiSequenceLength, type InvisibleKind, invisibleKind } from "./normalize.js";
 import type { InjectionSignal, RawHit, TextSite } from "./types.js";
 
 /** At most this many runs are reported per signal and text; the last one counts the rest. */
 const MAX_RUNS = 8;
 
-type Kind = "zero-width" | "bidi" | "tag" | "selector" | "control";
+/** What a reported run is: an invisible kind (normalize.ts keeps the table), or control characters. */
+type Kind = Exclude<InvisibleKind, "mark"> | "control";
 
 function classify(cp: number): Kind | undefined {
-  if (cp >= 0xe0000 && cp <= 0xe007f) return "tag";
-  if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) return "bidi";
-  if (cp >= 0xe0100 && cp <= 0xe01ef) return "selector";
-  if (
-    (cp >= 0x200b && cp <= 0x200d) ||
-    (cp >= 0x2060 && cp <= 0x2064) ||
-    cp === 0xfeff ||
-    cp === 0x180e ||
-    cp === 0x034f ||
-    cp === 0x115f ||
-    cp === 0x1160 ||
-    cp === 0x17b4 ||
-    cp === 0x17b5 ||
-    cp === 0x3164 ||
-    cp === 0xffa0 ||
-    cp === 0x00ad
-  )
-    return "zero-width";
+  const kind = invisibleKind(cp);
+  if (kind !== undefined) return kind === "mark" ? undefined : kind;
   if ((cp < 0x20 && cp !== 0x09 && cp !== 0x0a && cp !== 0x0d && cp !== 0x1b) || cp === 0x7f)
     return "control";
   if (cp >= 0x80 && cp <= 0x9f && cp !== 0x9b) return "control";

@@ -76,30 +76,55 @@ function foldConfusable(ch: string): string {
 }
 
 /**
- * True for characters that render as nothing: zero-width characters, bidirectional
- * controls, Unicode tag characters, variation selectors, fillers and the soft hyphen.
+ * What an invisible character is. The one table of invisible characters: normalisation
+ * drops every kind, the invisible-character check (invisible.ts) reports all but `mark`,
+ * and excerpts escape every kind.
+ *
+ * - `tag`: Unicode tag characters (U+E0000..U+E007F), which can spell hidden text.
+ * - `bidi`: bidirectional embeddings, overrides and isolates.
+ * - `selector`: supplementary variation selectors (U+E0100..U+E01EF), used to smuggle bytes.
+ * - `zero-width`: zero-width characters, fillers and the soft hyphen.
+ * - `mark`: left-to-right, right-to-left and Arabic letter marks and the first 16
+ *   variation selectors: invisible, but ordinary in right-to-left text and emoji.
  */
-export function isInvisibleCodePoint(cp: number): boolean {
-  return (
-    (cp >= 0x200b && cp <= 0x200f) ||
-    (cp >= 0x202a && cp <= 0x202e) ||
+export type InvisibleKind = "tag" | "bidi" | "selector" | "zero-width" | "mark";
+
+/** The {@link InvisibleKind} of code point `cp`, or undefined when it is not invisible. */
+export function invisibleKind(cp: number): InvisibleKind | undefined {
+  if (cp < 0xad) return undefined;
+  if (cp >= 0xe0000) {
+    if (cp <= 0xe007f) return "tag";
+    if (cp >= 0xe0100 && cp <= 0xe01ef) return "selector";
+    return undefined;
+  }
+  if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) return "bidi";
+  if (
+    (cp >= 0x200b && cp <= 0x200d) ||
     (cp >= 0x2060 && cp <= 0x2064) ||
-    (cp >= 0x2066 && cp <= 0x2069) ||
     cp === 0xfeff ||
     cp === 0x00ad ||
     cp === 0x034f ||
-    cp === 0x061c ||
     cp === 0x180e ||
     cp === 0x115f ||
     cp === 0x1160 ||
     cp === 0x17b4 ||
     cp === 0x17b5 ||
     cp === 0x3164 ||
-    cp === 0xffa0 ||
-    (cp >= 0xfe00 && cp <= 0xfe0f) ||
-    (cp >= 0xe0000 && cp <= 0xe007f) ||
-    (cp >= 0xe0100 && cp <= 0xe01ef)
-  );
+    cp === 0xffa0
+  )
+    return "zero-width";
+  if (cp === 0x200e || cp === 0x200f || cp === 0x061c || (cp >= 0xfe00 && cp <= 0xfe0f))
+    return "mark";
+  return undefined;
+}
+
+/**
+ * True for characters that render as nothing: zero-width characters, bidirectional
+ * controls and marks, Unicode tag characters, variation selectors, fillers and the soft
+ * hyphen (every {@link InvisibleKind}).
+ */
+export function isInvisibleCodePoint(cp: number): boolean {
+  return invisibleKind(cp) !== undefined;
 }
 
 function isSpaceCodePoint(cp: number): boolean {
