@@ -210,7 +210,9 @@ describe("what the package ships", () => {
       expect(bundledInputs.filter((input) => input.includes(`node_modules/${name}/`))).toEqual([]);
     }
     // The code is really there (not an empty bundle), and what it needs comes from node_modules.
-    expect(bundledInputs).toContain("node_modules/commander/lib/command.js");
+    expect(
+      bundledInputs.some((input) => input.endsWith("node_modules/commander/lib/command.js")),
+    ).toBe(true);
     const code = [...chunkInputs.keys()]
       .filter((file) => file.endsWith(".js"))
       .map((file) => readFileSync(join(root, "dist/bundle", file), "utf8"))

@@ -7,33 +7,14 @@
  *
  * `\s` is read as a space or a line feed: the gate only reads texts in matching form
  * (normalize.ts), whose only whitespace characters are those two (a test checks it).
- * Literals are lower case, as the text the gate reads is (case-fold.ts).
- *
- * Word boundaries count: a literal carries {@link WORD_BOUNDARY} wherever a match must have
- * a `\b` (the pattern asserts one, or a word character meets a non-word character inside
- * the literal), and the gate reads the text with the same mark at each of its boundaries.
- * So `\bour\b` needs the word "our", and "your" or "source" no longer satisfy it.
+ * Literals are lower case; the gate folds ASCII case like the `i` flag.
  */
 
 /** A conjunction of clauses; each clause is satisfied by any one of its literals (lower case). */
 export type LiteralClauses = readonly (readonly string[])[];
 
-/**
- * Marks a word boundary inside a literal: between a word character (`[A-Za-z0-9_]`) and a
- * non-word character, or at either end of the text next to a word character, as `\b`
- * reads it without the `u` flag. A literal holding U+0000 itself is not read.
- */
-export const WORD_BOUNDARY = "\u0000";
-
-/** True for the characters `\b` counts as word characters (without the `u` flag). */
-export function isWordUnit(c: number): boolean {
-  return (
-    (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || c === 0x5f
-  );
-}
-
 interface Item {
-  kind: "char" | "space" | "group" | "boundary" | "other";
+  kind: "char" | "space" | "group" | "other";
   /** One character, or a run of plain characters that carries no quantifier. */
   char?: string;
   branches?: Item[][];
@@ -146,7 +127,6 @@ function parse(source: string): Item[][] {
     const control = CONTROL_ESCAPES[e];
     if (control !== undefined) return { kind: "char", char: control, min: 1 };
     if (e === "s") return { kind: "space", min: 1 };
-    if (e === "b") return { kind: "boundary", min: 1 };
     if (e === "x" && hexDigits(source, i, 2)) {
       i += 2;
       return {
@@ -227,7 +207,7 @@ function clausesOfAlternation(branches: Item[][], top = false): string[][] {
     const others = bests.filter((_, j) => j !== k).flat();
     for (const clause of clauses) {
       const union = [...new Set([...clause, ...others])];
-      const key = JSON.stringify([...union].sort());
+      const key = [...union].sort().join("\u0000");
       if (seen.has(key)) continue;
       seen.add(key);
       joined.push(union);
@@ -239,63 +219,23 @@ function clausesOfAlternation(branches: Item[][], top = false): string[][] {
 /** Most spellings of one literal run (each `\s` doubles them); past it the run is cut. */
 const MAX_SPELLINGS = 4;
 
-/**
- * `\b(?:a|b)` needs a boundary before `a` or before `b`, and `(?:a|b)\b` one after: the
- * assertion is copied into each branch of a required group next to it (and kept where it
- * is, for the literal on its other side).
- */
-function distributeBoundaries(items: Item[]): Item[] {
-  const out: Item[] = items.slice();
-  for (let k = 0; k < out.length; k++) {
-    const item = out[k]!;
-    if (item.kind !== "group" || item.min < 1) continue;
-    const isMark = (neighbour: Item | undefined) =>
-      neighbour?.kind === "boundary" && neighbour.min >= 1;
-    const before = isMark(out[k - 1]);
-    const after = isMark(out[k + 1]);
-    if (!before && !after) continue;
-    const mark: Item = { kind: "boundary", min: 1 };
-    out[k] = {
-      ...item,
-      branches: item.branches!.map((branch) => [
-        ...(before ? [mark] : []),
-        ...branch,
-        ...(after ? [mark] : []),
-      ]),
-    };
-  }
-  return out;
-}
-
-function clausesOfSequence(sequence: Item[]): string[][] {
-  const items = distributeBoundaries(sequence);
+function clausesOfSequence(items: Item[]): string[][] {
   const clauses: string[][] = [];
   // The current literal run, in every spelling its `\s` items allow.
   let run: string[] = [""];
   const flush = () => {
-    if (run[0]!.replaceAll(WORD_BOUNDARY, "") !== "") clauses.push(run);
+    if (run[0] !== "") clauses.push(run);
     run = [""];
   };
   for (const item of items) {
     if (item.kind === "char" && item.min >= 1) {
       const text = item.char!.toLowerCase();
-      if (text.includes(WORD_BOUNDARY)) {
-        flush();
-        continue;
-      }
       run = run.map((spelling) => spelling + text);
       continue;
     }
     if (item.kind === "space" && item.min >= 1) {
       if (run.length * 2 > MAX_SPELLINGS) flush();
       run = run.flatMap((spelling) => [`${spelling} `, `${spelling}\n`]);
-      continue;
-    }
-    if (item.kind === "boundary") {
-      if (item.min < 1) continue;
-      run = run.map((spelling) =>
-        spelling.endsWith(WORD_BOUNDARY) ? spelling : spelling + WORD_BOUNDARY,
-      );
       continue;
     }
     flush();
@@ -307,42 +247,16 @@ function clausesOfSequence(sequence: Item[]): string[][] {
 }
 
 /**
- * `literal` with a {@link WORD_BOUNDARY} wherever a word character meets a non-word one
- * inside it (a match has a boundary there whatever surrounds it), and its asserted marks
- * kept; without a mark at an end that no `\b` asserted.
- */
-function markBoundaries(literal: string): string {
-  let out = "";
-  let previous = -1;
-  for (let k = 0; k < literal.length; k++) {
-    const ch = literal[k]!;
-    if (ch === WORD_BOUNDARY) {
-      if (!out.endsWith(WORD_BOUNDARY)) out += ch;
-      continue;
-    }
-    const c = literal.charCodeAt(k);
-    if (previous !== -1 && isWordUnit(previous) !== isWordUnit(c) && !out.endsWith(WORD_BOUNDARY))
-      out += WORD_BOUNDARY;
-    out += ch;
-    previous = c;
-  }
-  return out;
-}
-
-/**
  * The literals every match of `pattern` contains, as a conjunction of clauses (lower
  * case). An empty list means the pattern constrains nothing the gate can check.
  *
  * @example
  * ```ts
  * import { requiredLiterals } from "./required-literals.js";
- * const readable = (c: readonly (readonly string[])[]) => JSON.stringify(c).replaceAll("\\u0000", "|");
- * console.log(readable(requiredLiterals(/\bsilently (?:forward|send)\b/g))); // [["|silently| "],["|forward|","|send|"]]
+ * console.log(requiredLiterals(/\bsilently (?:forward|send)\b/gi)); // [["silently "], ["forward", "send"]]
  * ```
  */
 export function requiredLiterals(pattern: RegExp): LiteralClauses {
   if (pattern.unicode || pattern.flags.includes("v")) return [];
-  return clausesOfAlternation(parse(pattern.source), true).map((clause) => [
-    ...new Set(clause.map(markBoundaries)),
-  ]);
+  return clausesOfAlternation(parse(pattern.source), true);
 }

@@ -18,7 +18,7 @@ import { LiteralsIn } from "../../../src/scan/poisoning/literal-gate.js";
 import { MANIPULATION_RULES } from "../../../src/scan/poisoning/manipulation.js";
 import { normalizeText } from "../../../src/scan/poisoning/normalize.js";
 import { BANNER_PATTERNS, OVERRIDE_RULES } from "../../../src/scan/poisoning/override.js";
-import { requiredLiterals, WORD_BOUNDARY } from "../../../src/scan/poisoning/required-literals.js";
+import { requiredLiterals } from "../../../src/scan/poisoning/required-literals.js";
 import { SHADOWING_PATTERNS, TAMPERING_RULES } from "../../../src/scan/poisoning/shadowing.js";
 import { SIDE_EFFECT_RULES } from "../../../src/scan/poisoning/side-effects.js";
 import { corpusPath, describeCorpus } from "../../helpers/corpus.js";
@@ -63,58 +63,48 @@ function sound(raw: string): void {
   }
 }
 
-/** `requiredLiterals` with each word-boundary mark spelled `|`, for readable expectations. */
-function literalsOf(pattern: RegExp): string[][] {
-  return requiredLiterals(pattern).map((clause) =>
-    clause.map((literal) => literal.replaceAll(WORD_BOUNDARY, "|")),
-  );
-}
-
 describe("requiredLiterals reads the literals a match must hold", () => {
   it("a sequence of words and alternations", () => {
-    expect(literalsOf(/\bsilently (?:forward|send)\b/g)).toEqual([
-      ["|silently| "],
-      ["forward|", "send|"],
+    expect(requiredLiterals(/\bsilently (?:forward|send)\b/gi)).toEqual([
+      ["silently "],
+      ["forward", "send"],
     ]);
   });
   it("optional parts, classes and repeated characters add nothing", () => {
-    expect(literalsOf(/\battacker'?s?\b[^\n]{0,40}x+y/g)).toEqual([["|attacker"], ["x"], ["y"]]);
-    expect(literalsOf(/(?:a|b)?[xyz]{2,4}/g)).toEqual([]);
+    expect(requiredLiterals(/\battacker'?s?\b[^\n]{0,40}x+y/gi)).toEqual([
+      ["attacker"],
+      ["x"],
+      ["y"],
+    ]);
+    expect(requiredLiterals(/(?:a|b)?[xyz]{2,4}/g)).toEqual([]);
   });
   it("a top-level alternation joins each clause of a branch with the best of the others", () => {
-    expect(literalsOf(/\bcurl\b|\/dev\/tcp\/|\biex\s?\(/g)).toEqual([
-      ["|curl|", "/|dev|/|tcp|/", "|iex"],
-      ["(", "|curl|", "/|dev|/|tcp|/"],
+    expect(requiredLiterals(/\bcurl\b|\/dev\/tcp\/|\biex\s?\(/gi)).toEqual([
+      ["curl", "/dev/tcp/", "iex"],
+      ["(", "curl", "/dev/tcp/"],
     ]);
-    expect(literalsOf(/\bsend\b[^\n]{0,9}@x|\bpost (?:to|at) y/g)).toEqual([
-      ["|send|", "|post| "],
-      ["@|x", "|post| "],
-      ["to", "at", "|send|"],
-      [" |y", "|send|"],
+    expect(requiredLiterals(/\bsend\b[^\n]{0,9}@x|\bpost (?:to|at) y/gi)).toEqual([
+      ["send", "post "],
+      ["@x", "post "],
+      ["to", "at", "send"],
+      [" y", "send"],
     ]);
   });
   it("a nested alternation needs one literal of each branch", () => {
-    expect(literalsOf(/x(?:\bcurl\b|\/dev\/tcp\/|\biex\s?\()/g)).toEqual([
+    expect(requiredLiterals(/x(?:\bcurl\b|\/dev\/tcp\/|\biex\s?\()/gi)).toEqual([
       ["x"],
-      ["|curl|", "/|dev|/|tcp|/", "|iex"],
+      ["curl", "/dev/tcp/", "iex"],
     ]);
   });
   it("a branch without literals leaves the alternation unconstrained", () => {
-    expect(literalsOf(/abc|[a-z]{3}/g)).toEqual([]);
+    expect(requiredLiterals(/abc|[a-z]{3}/gi)).toEqual([]);
   });
   it("escapes read as the character they stand for; lookarounds add nothing", () => {
-    expect(literalsOf(/\.env\x21(?!\w)\u0041/g)).toEqual([[".|env|!"], ["a"]]);
+    expect(requiredLiterals(/\.env\x21(?!\w)\u0041/g)).toEqual([[".env!"], ["a"]]);
   });
   it("\\s reads as a space or a line feed, the only whitespace of the matching form", () => {
-    expect(literalsOf(/\brm\s-rf\b/g)).toEqual([["|rm| -|rf|", "|rm|\n-|rf|"]]);
-    expect(literalsOf(/\ba\s?b\s+c/g)).toEqual([["|a"], ["b| ", "b|\n"], ["c"]]);
-  });
-  it("a word boundary is marked where \\b asserts it and wherever a word meets a non-word character", () => {
-    expect(literalsOf(/\bour\b/g)).toEqual([["|our|"]]);
-    // An optional group takes the assertion with it: "foo" may follow "the " or the boundary.
-    expect(literalsOf(/\b(?:the\s)?foo/g)).toEqual([["foo"]]);
-    // A literal NUL cannot be told from the mark, so it constrains nothing.
-    expect(literalsOf(/ab\x00cd/g)).toEqual([["ab"], ["cd"]]);
+    expect(requiredLiterals(/\brm\s-rf\b/gi)).toEqual([["rm -rf", "rm\n-rf"]]);
+    expect(requiredLiterals(/\ba\s?b\s+c/gi)).toEqual([["a"], ["b ", "b\n"], ["c"]]);
   });
 
   it("normalisation never leaves a whitespace character other than a space or a line feed", () => {
@@ -187,12 +177,8 @@ describe("non-ASCII literals", () => {
 describe("the gate never skips a pattern that matches", () => {
   it("on every phrase pattern's own literals", () => {
     for (const pattern of PATTERNS) {
-      const words = requiredLiterals(pattern)
-        .flat()
-        .map((literal) => literal.replaceAll(WORD_BOUNDARY, ""));
+      const words = requiredLiterals(pattern).flat();
       sound(words.join(" "));
-      // Glued to word characters, so no literal stands at a word boundary.
-      sound(`x${words.join("_")}1`);
     }
   });
 
@@ -202,15 +188,7 @@ describe("the gate never skips a pattern that matches", () => {
 
   it("on text built from the patterns' literals and punctuation", () => {
     const vocabulary = [
-      ...new Set(
-        PATTERNS.flatMap((p) => requiredLiterals(p).flat()).map((literal) =>
-          literal.replaceAll(WORD_BOUNDARY, ""),
-        ),
-      ),
-      "_",
-      "9",
-      "your",
-      "sources",
+      ...new Set(PATTERNS.flatMap((p) => requiredLiterals(p).flat())),
       " ",
       "\n",
       ": ",
@@ -229,10 +207,8 @@ describe("the gate never skips a pattern that matches", () => {
       "“",
     ];
     fc.assert(
-      fc.property(
-        fc.array(fc.constantFrom(...vocabulary), { maxLength: 16 }),
-        fc.constantFrom(" ", "", "_", "\n", "-"),
-        (parts, glue) => sound(parts.join(glue)),
+      fc.property(fc.array(fc.constantFrom(...vocabulary), { maxLength: 16 }), (parts) =>
+        sound(parts.join(" ")),
       ),
       { numRuns: 400 },
     );
