@@ -67,6 +67,7 @@ type Domain = "fs" | "db" | "net" | "socket" | "exec" | "secrets" | "message";
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
+const NO_ANNOTATIONS: Record<string, unknown> = Object.freeze({});
 
 /**
  * Infer a tool's capabilities, most authoritative first: an explicit `capabilities` list
@@ -88,7 +89,7 @@ export function inferCapabilities(
   options: { annotationsMayNarrow?: boolean } = {},
 ): CapabilityProfile {
   const narrow = options.annotationsMayNarrow ?? true;
-  const annotations = isObject(tool.annotations) ? tool.annotations : {};
+  const annotations = isObject(tool.annotations) ? tool.annotations : NO_ANNOTATIONS;
   const readOnly = annotations.readOnlyHint;
   const destructive = annotations.destructiveHint;
   const openWorld = annotations.openWorldHint;
@@ -316,10 +317,11 @@ function nameEvidence(tokens: readonly string[], args: string[]): NameEvidence {
   const evidence = new NameEvidence();
   let run: string | null = null;
   const n = tokens.length;
-  const firstIsVerb = n > 0 && ((WORD_FLAGS.get(tokens[0]!) ?? 0) & VERB) !== 0;
+  let firstIsVerb = false;
   for (let i = 0; i < n; i++) {
     const t = tokens[i]!;
     const f = WORD_FLAGS.get(t);
+    if (i === 0) firstIsVerb = f !== undefined && (f & VERB) !== 0;
     if (f === undefined) continue;
     if ((f & BIGRAM_HEAD) !== 0 && i + 1 < n) {
       const pair = `${t} ${tokens[i + 1]!}`;

@@ -141,6 +141,9 @@ export function pointerOf(node: SchemaNode): string {
   return parts.join("");
 }
 
+/** What {@link walkSchema} returns when it reached every position (shared: nothing to say). */
+const WALKED = Object.freeze({ bound: null, node: null });
+
 /**
  * Visit every schema position of a JSON Schema, iteratively (no recursion a deep document
  * can overflow), in document order, never entering data keywords (`enum`, `default`,
@@ -193,10 +196,12 @@ export function walkSchema<C>(
     if (found === 0 || seen.has(s)) continue;
     seen.add(s);
     const depth = node.depth + 1;
+    // As many enumerable own keys as own keys: all are enumerable, no need to ask each.
+    const allEnumerable = Object.keys(s).length === names.length;
     // Push children last to first so the stack pops them in document order.
     for (let k = found - 1; k >= 0; k--) {
       const key = names[keywords[k]!]!;
-      if (!isEnumerable.call(s, key)) continue;
+      if (!allEnumerable && !isEnumerable.call(s, key)) continue;
       const how = KEYS.get(key)! & HOW;
       const value = s[key];
       if (how === SINGLE || (how === ITEMS && !Array.isArray(value))) {
@@ -220,5 +225,5 @@ export function walkSchema<C>(
       }
     }
   }
-  return { bound: null, node: null };
+  return WALKED;
 }
