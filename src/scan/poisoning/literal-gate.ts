@@ -19,12 +19,7 @@
 
 import { foldCase } from "./case-fold.js";
 import { GATE_CLAUSES } from "./gate-clauses.js";
-import {
-  isWordUnit,
-  type LiteralClauses,
-  requiredLiterals,
-  WORD_BOUNDARY,
-} from "./required-literals.js";
+import { type LiteralClauses, requiredLiterals } from "./required-literals.js";
 
 /**
  * A literal that occurs in almost every text: a letter or two ("a", "to", "in") or common
@@ -33,14 +28,13 @@ import {
  * from running the exfiltration pattern when no address follows.
  */
 const COMMON = /^(?:[a-z ]{1,2}|[.,:;'"()/-])$/;
-const isCommon = (literal: string) => COMMON.test(literal.replaceAll(WORD_BOUNDARY, ""));
 
 /**
  * The clauses worth checking: every clause without a common literal (dropping a clause
  * only lets more patterns run), or all of them when every clause has one.
  */
 function selective(clauses: LiteralClauses): LiteralClauses {
-  const strong = clauses.filter((clause) => !clause.some(isCommon));
+  const strong = clauses.filter((clause) => !clause.some((literal) => COMMON.test(literal)));
   return strong.length > 0 ? strong : clauses;
 }
 
@@ -67,15 +61,8 @@ export function gatedPatterns(): readonly RegExp[] {
   return [...known, ...pending];
 }
 
-/**
- * Character classes of the automaton: 0 is "no literal has this character", 1 is a word
- * boundary (`WORD_BOUNDARY` in a literal; in the text, fed between a word and a non-word
- * character and at either end next to a word character).
- */
+/** Character classes of the automaton: 0 is "no literal has this character". */
 const CLASS_OF = new Uint8Array(128);
-const BOUNDARY = 1;
-/** 1 for the ASCII characters `\b` counts as word characters. */
-const WORD_UNIT = Uint8Array.from({ length: 128 }, (_, c) => (isWordUnit(c) ? 1 : 0));
 
 interface Automaton {
   /**
@@ -171,18 +158,17 @@ function build(): Automaton {
   });
   // Alphabet: every ASCII character some literal uses gets its own class.
   CLASS_OF.fill(0);
-  let classes = BOUNDARY + 1;
+  let classes = 1;
   const nonAscii: number[] = [];
   for (const [literal, id] of literalIds) {
     let ascii = true;
     for (let k = 0; k < literal.length; k++) {
       const c = literal.charCodeAt(k);
       if (c >= 128) ascii = false;
-      else if (c !== 0 && CLASS_OF[c] === 0) CLASS_OF[c] = classes++;
+      else if (CLASS_OF[c] === 0) CLASS_OF[c] = classes++;
     }
     if (!ascii) nonAscii.push(id);
   }
-  const classOfUnit = (c: number) => (c === 0 ? BOUNDARY : CLASS_OF[c]!);
   for (let c = 0x41; c <= 0x5a; c++) CLASS_OF[c] = CLASS_OF[c + 0x20]!;
   // States are numbered from 1 (the root), so a row (`state * classes`) is never 0 and
   // a zero slot in `step` means "not known yet": the table needs no fill. While building,
@@ -205,7 +191,7 @@ function build(): Automaton {
     if (nonAsciiIds.has(id)) continue;
     let state = ROOT;
     for (let k = 0; k < literal.length; k++) {
-      const cls = classOfUnit(literal.charCodeAt(k));
+      const cls = CLASS_OF[literal.charCodeAt(k)]!;
       const slot = state * classes + cls;
       if (step[slot] === 0) {
         const child = states++;
@@ -265,9 +251,7 @@ function build(): Automaton {
     clauseCount: new Int32Array(clauseCount),
     free: new Int32Array(clauseCount.flatMap((count, pid) => (count === 0 ? [pid] : []))),
     nonAscii,
-    // Looked up with `includes`, which cannot see boundaries: dropping the marks only
-    // lets more texts through.
-    nonAsciiText: nonAscii.map((id) => literalText[id]!.replaceAll(WORD_BOUNDARY, "")),
+    nonAsciiText: nonAscii.map((id) => literalText[id]!),
     seen: new Int32Array(literalIds.size),
     met: new Int32Array(clauseLiterals.length),
     metCount: new Int32Array(clauseCount.length),
@@ -312,24 +296,17 @@ export class LiteralsIn {
     this.stamp = mark;
     for (let k = 0; k < a.free.length; k++) a.allowed[a.free[k]!] = mark;
     this.allowedCount = a.free.length;
+    const step = a.step;
     let row = ROOT * a.classes;
     let sawNonAscii = false;
-    let inWord = false;
     for (let k = 0; k < text.length; k++) {
       const c = text.charCodeAt(k);
       let cls = 0;
-      let word = false;
-      if (c < 128) {
-        cls = CLASS_OF[c]!;
-        word = WORD_UNIT[c] === 1;
-      } else sawNonAscii = true;
-      if (word !== inWord) {
-        inWord = word;
-        row = this.advance(row, BOUNDARY);
-      }
-      row = this.advance(row, cls);
+      if (c < 128) cls = CLASS_OF[c]!;
+      else sawNonAscii = true;
+      const move = step[row + cls]!;
+      row = move > 0 ? move : this.slowStep(row, cls);
     }
-    if (inWord) this.advance(row, BOUNDARY);
     const seen = a.seen;
     if (sawNonAscii) {
       for (let k = 0; k < a.nonAscii.length; k++) {
@@ -339,12 +316,15 @@ export class LiteralsIn {
     }
   }
 
-  /** One step of the automaton from `row` on `cls`, meeting the literals it completes. */
-  private advance(row: number, cls: number): number {
+  /**
+   * One step of the automaton from `row` on `cls` when the table does not hold the next
+   * row outright: the transition is not known yet, or it completes literals to meet.
+   */
+  private slowStep(row: number, cls: number): number {
     const a = this.automaton;
     let move = a.step[row + cls]!;
     if (move === 0) move = resolve(a, row / a.classes, cls);
-    if (move >= 0) return move;
+    if (move > 0) return move;
     const next = ~move;
     const mark = this.stamp;
     for (let o = a.output[next / a.classes]!; o !== -1; o = a.outputLink[o]!) {
