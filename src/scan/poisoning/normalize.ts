@@ -235,8 +235,28 @@ function asciiReplacement(change: string): string {
 }
 
 /**
+ * The matching form of ASCII text without escapes, spliced around its changes; undefined
+ * once the changes are more than one in 128 characters, where pushing every unit (the
+ * general path) is cheaper than a native match per change.
+ */
+function asciiMatchingForm(original: string): string | undefined {
+  const budget = (original.length >>> 7) + 16;
+  const parts: string[] = [];
+  let kept = 0;
+  let changes = 0;
+  ASCII_CHANGE.lastIndex = 0;
+  for (let m = ASCII_CHANGE.exec(original); m !== null; m = ASCII_CHANGE.exec(original)) {
+    if (++changes > budget) return undefined;
+    parts.push(original.slice(kept, m.index), asciiReplacement(m[0]));
+    kept = ASCII_CHANGE.lastIndex;
+  }
+  parts.push(original.slice(kept));
+  return parts.join("");
+}
+
+/**
  * The matching form of ASCII text without escape sequences (most texts that are not
- * already normal: a description with paragraphs), found by one native replace. Its
+ * already normal: a description with paragraphs), found by native matching. Its
  * offset map is only needed to report a finding, so it is built then, by the general
  * path, which yields the same text (a property test checks it).
  */
@@ -263,8 +283,10 @@ class AsciiNormalized implements NormalizedText {
 /** Build the matching form of `original` with its offset map. Linear in the text length. */
 export function normalizeText(original: string): NormalizedText {
   if (isAlreadyNormal(original)) return { text: original, identity: true, from: EMPTY, to: EMPTY };
-  if (!NOT_PLAIN_ASCII.test(original))
-    return new AsciiNormalized(original.replace(ASCII_CHANGE, asciiReplacement), original);
+  if (!NOT_PLAIN_ASCII.test(original)) {
+    const text = asciiMatchingForm(original);
+    if (text !== undefined) return new AsciiNormalized(text, original);
+  }
   return build(original);
 }
 

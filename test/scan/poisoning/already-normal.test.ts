@@ -95,6 +95,21 @@ describe("normalizeText's ASCII path", () => {
     );
   });
 
+  it("with few changes spliced in, and with more than its budget of changes", () => {
+    for (const change of ["  ", "\t", "\r\n", "\x01", " \x7f "]) {
+      for (let changes = 0; changes <= 40; changes += 4) {
+        for (const gap of [1, 30, 200]) {
+          const text = `${`${"w".repeat(gap)}${change}`.repeat(changes)}end`;
+          const fast = normalizeText(text);
+          const general = build(text);
+          expect(fast.text).toBe(general.text);
+          expect(fast.identity).toBe(changes === 0);
+          if (!fast.identity) expect([...fast.from]).toEqual([...general.from]);
+        }
+      }
+    }
+  });
+
   it("on every ASCII character between words and between spaces", () => {
     for (let c = 0; c < 0x80; c++) {
       const ch = String.fromCharCode(c);
