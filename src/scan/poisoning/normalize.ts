@@ -192,6 +192,15 @@ class Builder {
   }
 }
 
+/** What one code point (not a space, control or invisible) becomes in the matching form. */
+function foldCodePoint(cp: number): string {
+  let folded = "";
+  for (const ch of String.fromCodePoint(cp).normalize("NFKC")) {
+    if (!COMBINING_MARK.test(ch)) folded += foldConfusable(ch);
+  }
+  return folded;
+}
+
 /** Length of an ANSI escape sequence starting at `i` (ESC or C1 CSI), bounded. */
 export function ansiSequenceLength(text: string, i: number): number {
   const first = text.charCodeAt(i);
@@ -296,6 +305,9 @@ export function normalizeText(original: string): NormalizedText {
  */
 export function build(original: string): NormalizedText {
   const out = new Builder(original.length + 16);
+  // Folding one code point (NFKC, marks, look-alikes) is a pure function of it and costs
+  // a normalize call; a text repeats its letters, so each is folded once per text.
+  const seen = new Map<number, string>();
   const n = original.length;
   let i = 0;
   while (i < n) {
@@ -336,12 +348,12 @@ export function build(original: string): NormalizedText {
       i++;
       continue;
     }
-    const folded = String.fromCodePoint(cp).normalize("NFKC");
-    for (const ch of folded) {
-      if (COMBINING_MARK.test(ch)) continue;
-      const mapped = foldConfusable(ch);
-      for (let k = 0; k < mapped.length; k++) out.push(mapped.charCodeAt(k), i, i + width);
+    let folded = seen.get(cp);
+    if (folded === undefined) {
+      folded = foldCodePoint(cp);
+      seen.set(cp, folded);
     }
+    for (let k = 0; k < folded.length; k++) out.push(folded.charCodeAt(k), i, i + width);
     i += width;
   }
   return {

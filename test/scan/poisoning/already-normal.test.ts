@@ -119,3 +119,35 @@ describe("normalizeText's ASCII path", () => {
     }
   });
 });
+
+describe("normalizeText's general path", () => {
+  it("folds a repeated character the same way each time (each is folded once per text)", () => {
+    const char = fc.oneof(
+      fc.constantFrom(
+        "Ｉ",
+        "і",
+        "А",
+        "ﬁ",
+        "é",
+        "é",
+        "ǆ",
+        "①",
+        "𝐀",
+        "\u{1d7d8}",
+        "ß",
+        "İ",
+        "Ω",
+        "ο",
+      ),
+      fc.string({ unit: "grapheme", minLength: 1, maxLength: 1 }),
+    );
+    fc.assert(
+      fc.property(fc.array(char, { minLength: 1, maxLength: 6 }), (chars) => {
+        const word = chars.join("");
+        const once = normalizeText(`${word}é`).text;
+        expect(normalizeText(`${word}é${word}é`).text).toBe(once + once);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
