@@ -149,10 +149,8 @@ export function inferCapabilities(
   }
 
   const caps: InferredCapability[] = [];
-  for (let i = 0; i < evidence.domains.length; i++) {
-    const why = evidence.reasons[i]!;
-    const source = evidence.fromArgument[i] ? "argument" : "name";
-    switch (evidence.domains[i]) {
+  for (const { domain, why, source } of evidence.domains) {
+    switch (domain) {
       case "fs":
         addCapability(caps, FS_CAPABILITY[access ?? "write"], source, why);
         break;
@@ -281,9 +279,8 @@ class NameEvidence {
   /** Null when nothing said; `why` is the first reason given for it. */
   access: Access | null = null;
   why = "";
-  domains: Domain[] = [];
-  reasons: string[] = [];
-  fromArgument: boolean[] = [];
+  /** Each domain named, in the order first named, with its first reason. */
+  domains: { domain: Domain; why: string; source: "name" | "argument" }[] = [];
 
   /** Raise the access to `a` when that is stronger (the first reason of a rank wins). */
   raise(a: Access, why: string): void {
@@ -299,15 +296,13 @@ class NameEvidence {
   }
 
   has(d: Domain): boolean {
-    return this.domains.includes(d);
+    for (const e of this.domains) if (e.domain === d) return true;
+    return false;
   }
 
   /** Record a domain with its first reason. */
-  domain(d: Domain, why: string, fromArgument: boolean): void {
-    if (this.domains.includes(d)) return;
-    this.domains.push(d);
-    this.reasons.push(why);
-    this.fromArgument.push(fromArgument);
+  domain(d: Domain, why: string, source: "name" | "argument"): void {
+    if (!this.has(d)) this.domains.push({ domain: d, why, source });
   }
 }
 
@@ -325,7 +320,7 @@ function nameEvidence(tokens: readonly string[], args: string[]): NameEvidence {
     if (f === undefined) continue;
     if ((f & BIGRAM_HEAD) !== 0 && i + 1 < n) {
       const pair = `${t} ${tokens[i + 1]!}`;
-      if (SECRET_BIGRAMS.has(pair)) evidence.domain("secrets", `name tokens "${pair}"`, false);
+      if (SECRET_BIGRAMS.has(pair)) evidence.domain("secrets", `name tokens "${pair}"`, "name");
     }
     if ((f & KNOWN) === 0) continue;
     const verbPosition = (f & AMBIGUOUS) === 0 || i === 0 || (i === n - 1 && !firstIsVerb);
@@ -336,18 +331,18 @@ function nameEvidence(tokens: readonly string[], args: string[]): NameEvidence {
     }
     if ((f & EXEC) !== 0) {
       if (evidence.raises("exec")) evidence.raise("exec", tokenWhy(t));
-      if (!evidence.has("exec")) evidence.domain("exec", tokenWhy(t), false);
+      if (!evidence.has("exec")) evidence.domain("exec", tokenWhy(t), "name");
     }
     if ((f & RUN) !== 0) run = t;
-    if ((f & FILE) !== 0 && !evidence.has("fs")) evidence.domain("fs", tokenWhy(t), false);
-    if ((f & NET) !== 0 && !evidence.has("net")) evidence.domain("net", tokenWhy(t), false);
+    if ((f & FILE) !== 0 && !evidence.has("fs")) evidence.domain("fs", tokenWhy(t), "name");
+    if ((f & NET) !== 0 && !evidence.has("net")) evidence.domain("net", tokenWhy(t), "name");
     if ((f & SOCKET) !== 0 && !evidence.has("socket"))
-      evidence.domain("socket", tokenWhy(t), false);
-    if ((f & DB) !== 0 && !evidence.has("db")) evidence.domain("db", tokenWhy(t), false);
+      evidence.domain("socket", tokenWhy(t), "name");
+    if ((f & DB) !== 0 && !evidence.has("db")) evidence.domain("db", tokenWhy(t), "name");
     if ((f & SECRET) !== 0 && !evidence.has("secrets"))
-      evidence.domain("secrets", tokenWhy(t), false);
+      evidence.domain("secrets", tokenWhy(t), "name");
     if ((f & MESSAGE) !== 0 && !evidence.has("message"))
-      evidence.domain("message", tokenWhy(t), false);
+      evidence.domain("message", tokenWhy(t), "name");
   }
   for (const arg of args) {
     const f = ARGUMENT_FLAGS.get(arg.toLowerCase());
@@ -355,16 +350,16 @@ function nameEvidence(tokens: readonly string[], args: string[]): NameEvidence {
     const why = `argument "${arg}"`;
     if ((f & EXEC) !== 0) {
       evidence.raise("exec", why);
-      evidence.domain("exec", why, true);
+      evidence.domain("exec", why, "argument");
     }
-    if ((f & NET) !== 0) evidence.domain("net", why, true);
-    if ((f & DB) !== 0) evidence.domain("db", why, true);
+    if ((f & NET) !== 0) evidence.domain("net", why, "argument");
+    if ((f & DB) !== 0) evidence.domain("db", why, "argument");
   }
   if (run !== null) {
     const why = tokenWhy(run);
     if (evidence.domains.length === 0 && evidence.access === null) {
       evidence.raise("exec", why);
-      evidence.domain("exec", why, false);
+      evidence.domain("exec", why, "name");
     } else evidence.raise("write", why);
   }
   return evidence;

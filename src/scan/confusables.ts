@@ -153,13 +153,15 @@ function asciiSkeleton(name: string): string {
 const ASCII_SKELETON_CODE: readonly number[] = ASCII_SKELETON.map((ch) => ch.charCodeAt(0));
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
+/** 30 bits: small integers, which a Map keys without boxing. */
+const SMALL = 0x3fffffff;
 const mix = (h: number, code: number) => Math.imul(h ^ code, 16777619);
 /** Mix one skeleton character in, with `m` spelled `rn` and `w` spelled `vv`. */
 const spell = (h: number, code: number) =>
   code === 109 ? mix(mix(h, 114), 110) : code === 119 ? mix(mix(h, 118), 118) : mix(h, code);
 
 /**
- * A 32-bit number that is equal for any two names whose {@link nameSkeleton}s are equal
+ * A 30-bit number that is equal for any two names whose {@link nameSkeleton}s are equal
  * (a hash of the skeleton with `m` and `w` spelled `rn` and `vv`, which the skeleton's own
  * "rn" → "m" and "vv" → "w" steps cannot change). Printable ASCII names, nearly all of
  * them, hash in one pass without building the skeleton string, so a caller can group names
@@ -172,11 +174,11 @@ export function skeletonHash(name: string): number {
     if (code < 0x20 || code > 0x7e) return hashOfSkeleton(nameSkeleton(name));
     h = spell(h, ASCII_SKELETON_CODE[code]!);
   }
-  return h;
+  return h & SMALL;
 }
 
 function hashOfSkeleton(skeleton: string): number {
   let h = FNV_OFFSET;
   for (let i = 0; i < skeleton.length; i++) h = spell(h, skeleton.charCodeAt(i));
-  return h;
+  return h & SMALL;
 }
