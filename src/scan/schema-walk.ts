@@ -141,6 +141,28 @@ export function pointerOf(node: SchemaNode): string {
   return parts.join("");
 }
 
+/**
+ * The objects a walk has expanded. Most schemas have a handful, so a short list is
+ * searched before any Set is built (a Set hashes every object it meets).
+ */
+class SeenObjects {
+  private readonly few: object[] = [];
+  private many: Set<object> | null = null;
+
+  /** Add `o`; false when it was there already. */
+  add(o: object): boolean {
+    if (this.many !== null) {
+      if (this.many.has(o)) return false;
+      this.many.add(o);
+      return true;
+    }
+    if (this.few.includes(o)) return false;
+    if (this.few.length < 16) this.few.push(o);
+    else this.many = new Set([...this.few, o]);
+    return true;
+  }
+}
+
 /** What {@link walkSchema} returns when it reached every position (shared: nothing to say). */
 const WALKED = Object.freeze({ bound: null, node: null });
 
@@ -168,7 +190,7 @@ export function walkSchema<C>(
       property: null,
     },
   ];
-  const seen = new Set<object>();
+  const seen = new SeenObjects();
   /** Indexes, in the current object's own keys, of the keywords that hold subschemas. */
   const keywords: number[] = [];
   let count = 0;
@@ -193,8 +215,7 @@ export function walkSchema<C>(
       if ((bits & HOW) !== 0) keywords[found++] = i;
     }
     visit(node, keys & ~HOW, context);
-    if (found === 0 || seen.has(s)) continue;
-    seen.add(s);
+    if (found === 0 || !seen.add(s)) continue;
     const depth = node.depth + 1;
     // As many enumerable own keys as own keys: all are enumerable, no need to ask each.
     const allEnumerable = Object.keys(s).length === names.length;

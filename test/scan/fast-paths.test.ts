@@ -246,11 +246,25 @@ describe("schema rules: one own-key read per object answers like Object.hasOwn p
     cyclic.properties = { self: cyclic, path: shared, url: shared };
     let deep: unknown = { type: "string" };
     for (let i = 0; i < 140; i++) deep = { type: "array", items: deep, $ref: `r${i}.json` };
+    // A cycle through more objects than the walk's short list of seen objects holds.
+    const ring: Record<string, unknown>[] = Array.from({ length: 40 }, (_, i) => ({
+      type: "object",
+      $ref: `ring${i}.json`,
+    }));
+    ring.forEach((o, i) => {
+      o.properties = { next: ring[(i + 1) % ring.length], path: { type: "string" } };
+    });
     const wide = {
       type: "object",
       properties: Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`p${i}`, {}])),
     };
-    for (const inputSchema of [cyclic, deep, wide, { properties: { a: shared, b: shared } }]) {
+    for (const inputSchema of [
+      cyclic,
+      ring[0],
+      deep,
+      wide,
+      { properties: { a: shared, b: shared } },
+    ]) {
       const tool = { name: "t", inputSchema, outputSchema: inputSchema };
       expect(schemaFindings(tool, PROFILES[1]!)).toEqual(
         referenceSchemaFindings(tool, PROFILES[1]!),
