@@ -178,7 +178,11 @@ export function worthScanning(text: string): boolean {
   return seen === 3 && ONE_WORD_SIGNAL.test(text);
 }
 
-/** True when `n` is a length `new Array(n)` accepts: the walk refuses any other array length as unreadable. */
+/**
+ * True when `n` (at most {@link MAX_TEXT_WALK_NODES} + 1) is a length `new Array(n)`
+ * accepts: the walk refused any other array length as unreadable when it made index keys,
+ * and still does.
+ */
 function isArrayLength(n: number): boolean {
   return Number.isInteger(n) && n >= 0;
 }
