@@ -63,18 +63,32 @@ interface Collected {
   norm: NormalizedText;
 }
 
+/** The matching form of a text that already is one. */
+function asItsOwnForm(text: string): NormalizedText {
+  return { text, identity: true, from: NO_OFFSETS, to: NO_OFFSETS };
+}
+const NO_OFFSETS = new Int32Array(0);
+
 function collect(text: string, site: TextSite, depth: number, gate: boolean): Collected {
   const original: RawHit[] = [];
   const normalized: RawHit[] = [];
-  const norm = normalizeText(text);
-  const t = norm.text;
   // The literal gate skips every phrase pattern whose required words are absent, and
-  // every family at once when no pattern at all can match (most texts).
-  // Phrase patterns are lower case and run on the lower-case twin (case-fold.ts); the
-  // banner check and tool names quoted in a finding read the text's own case.
-  const lower = foldCase(t);
-  const literals = gate ? new LiteralsIn(lower) : undefined;
+  // every family at once when no pattern at all can match (most texts). Its pass over the
+  // text also says whether the text is already in matching form (most tool texts are):
+  // then that pass stands, since the gate folds ASCII case itself. Otherwise the text is
+  // normalised and gated again, in the lower-case twin the phrase patterns read.
+  let literals = gate ? new LiteralsIn(text) : undefined;
+  let norm: NormalizedText;
+  if (literals?.alreadyNormal === true) norm = asItsOwnForm(text);
+  else {
+    norm = normalizeText(text);
+    if (gate) literals = new LiteralsIn(foldCase(norm.text));
+  }
+  const t = norm.text;
   if (literals === undefined || literals.allowsAny()) {
+    // Phrase patterns are lower case and run on the lower-case twin (case-fold.ts); the
+    // banner check and tool names quoted in a finding read the text's own case.
+    const lower = foldCase(t);
     detectOverride(lower, t, normalized, literals);
     detectConcealment(lower, normalized, literals);
     detectExfiltration(lower, normalized, literals);

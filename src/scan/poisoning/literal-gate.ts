@@ -281,6 +281,12 @@ export class LiteralsIn {
    */
   private readonly stamp: number;
   private readonly automaton: Automaton;
+  /**
+   * True when the text is already in matching form (normalize.ts): printable ASCII whose
+   * only whitespace is single spaces and single line feeds. Read in the same pass, so the
+   * common text needs no separate check before it is gated.
+   */
+  readonly alreadyNormal: boolean;
   /** How many registered patterns this text allows. */
   private allowedCount = 0;
 
@@ -299,14 +305,20 @@ export class LiteralsIn {
     const step = a.step;
     let row = ROOT * a.classes;
     let sawNonAscii = false;
+    let normal = true;
+    let afterSpace = false;
     for (let k = 0; k < text.length; k++) {
       const c = text.charCodeAt(k);
+      if (c > 0x20 && c < 0x7f) afterSpace = false;
+      else if ((c === 0x20 || c === 0x0a) && !afterSpace) afterSpace = true;
+      else normal = false;
       let cls = 0;
       if (c < 128) cls = CLASS_OF[c]!;
       else sawNonAscii = true;
       const move = step[row + cls]!;
       row = move > 0 ? move : this.slowStep(row, cls);
     }
+    this.alreadyNormal = normal;
     const seen = a.seen;
     if (sawNonAscii) {
       for (let k = 0; k < a.nonAscii.length; k++) {

@@ -158,6 +158,41 @@ describe("every phrase pattern is known to the gate", () => {
   });
 });
 
+describe("the gate's pass also says whether a text is already in matching form", () => {
+  it("exactly when normalizeText leaves the text as it is", () => {
+    const unit = fc.constantFrom(
+      "a",
+      "Z",
+      "!",
+      "~",
+      " ",
+      "\n",
+      "\t",
+      "\r",
+      "\u00a0",
+      "\u200b",
+      "é",
+      "\ud800",
+      "\x7f",
+      "\x1b",
+    );
+    fc.assert(
+      fc.property(
+        fc.array(unit, { maxLength: 12 }),
+        fc.string({ unit: "binary" }),
+        (units, tail) => {
+          for (const text of [units.join(""), tail, units.join("") + tail]) {
+            expect(new LiteralsIn(text).alreadyNormal, JSON.stringify(text)).toBe(
+              normalizeText(text).identity,
+            );
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe("non-ASCII literals", () => {
   const foreign = OVERRIDE_RULES.find((rule) => rule.pattern.source.includes("instrucciones"))!;
 
