@@ -66,20 +66,22 @@ const CLASS_OF = new Uint8Array(128);
 
 interface Automaton {
   /**
-   * `step[row + class]`, where `row` is `state * classes`: the next state's row, or its
-   * bitwise complement (negative) when that state completes a literal; 0 until first
-   * needed (no row is 0: the root is state 1).
+   * `step[row + class]`, where `row` is `state * classes`: the next state's row, or the
+   * bitwise complement of the next state (negative) when it completes a literal; 0 until
+   * first needed (no row is 0: the root is state 1).
    */
   step: Int32Array;
   /** Suffix links: the state of the longest proper suffix that is also in the trie. */
   fail: Int32Array;
   classes: number;
-  /** The literal each state ends, or -1. */
-  literalAt: Int32Array;
-  /** For each state, the first state on its suffix chain that ends a literal, or -1. */
-  output: Int32Array;
-  /** For a literal-ending state, the next one down its suffix chain, or -1. */
-  outputLink: Int32Array;
+  /**
+   * For each state that completes literals (itself or down its suffix chain), the clauses
+   * those literals satisfy: `hitClauses[hitStart[state] .. hitStart[state + 1])`.
+   */
+  hitStart: Int32Array;
+  hitClauses: Int32Array;
+  /** `stateSeen[state] === stamp` once that state's clauses were met in the current text. */
+  stateSeen: Int32Array;
   /** For each literal id, the ids of the clauses it satisfies. */
   clausesOf: Int32Array[];
   /** For each clause id, the pattern it belongs to. */
@@ -236,16 +238,30 @@ function build(): Automaton {
   // Trie edges into a state that completes a literal take their final, complemented form.
   for (let state = ROOT; state < states; state++) {
     for (let to = firstChild[state]!; to !== 0; to = nextSibling[to]!) {
-      if (output[to] !== -1) step[state * classes + edgeClass[to]!] = ~(to * classes);
+      if (output[to] !== -1) step[state * classes + edgeClass[to]!] = ~to;
     }
   }
+  // What reaching each such state means, worked out once: the clauses of every literal
+  // it completes, so a hit in the text is one short loop.
+  const hitStart = new Int32Array(states + 1);
+  const hitList: number[] = [];
+  for (let state = 0; state < states; state++) {
+    hitStart[state] = hitList.length;
+    if (state < ROOT || output[state] === -1) continue;
+    const clauses = new Set<number>();
+    for (let o = output[state]!; o !== -1; o = outputLink[o]!) {
+      for (const clause of clausesOf[literalAt[o]!]!) clauses.add(clause);
+    }
+    for (const clause of clauses) hitList.push(clause);
+  }
+  hitStart[states] = hitList.length;
   return {
     step,
     fail,
     classes,
-    literalAt,
-    output,
-    outputLink,
+    hitStart,
+    hitClauses: new Int32Array(hitList),
+    stateSeen: new Int32Array(states),
     clausesOf: clausesOf.map((list) => new Int32Array(list)),
     patternOf: new Int32Array(patternOf),
     clauseCount: new Int32Array(clauseCount),
@@ -295,7 +311,7 @@ export class LiteralsIn {
     const a = automaton;
     this.automaton = a;
     if (stamp === 0x7fffffff) {
-      for (const table of [a.seen, a.met, a.counted, a.allowed]) table.fill(0);
+      for (const table of [a.seen, a.stateSeen, a.met, a.counted, a.allowed]) table.fill(0);
       stamp = 0;
     }
     const mark = ++stamp;
@@ -303,7 +319,8 @@ export class LiteralsIn {
     for (let k = 0; k < a.free.length; k++) a.allowed[a.free[k]!] = mark;
     this.allowedCount = a.free.length;
     const step = a.step;
-    let row = ROOT * a.classes;
+    const classes = a.classes;
+    let row = ROOT * classes;
     let sawNonAscii = false;
     let normal = true;
     let afterSpace = false;
@@ -315,8 +332,18 @@ export class LiteralsIn {
       let cls = 0;
       if (c < 128) cls = CLASS_OF[c]!;
       else sawNonAscii = true;
-      const move = step[row + cls]!;
-      row = move > 0 ? move : this.slowStep(row, cls);
+      let move = step[row + cls]!;
+      if (move > 0) {
+        row = move;
+        continue;
+      }
+      if (move === 0) move = resolve(a, row / classes, cls);
+      if (move > 0) row = move;
+      else {
+        const state = ~move;
+        row = state * classes;
+        if (a.stateSeen[state] !== mark) this.reach(state);
+      }
     }
     this.alreadyNormal = normal;
     const seen = a.seen;
@@ -328,43 +355,36 @@ export class LiteralsIn {
     }
   }
 
-  /**
-   * One step of the automaton from `row` on `cls` when the table does not hold the next
-   * row outright: the transition is not known yet, or it completes literals to meet.
-   */
-  private slowStep(row: number, cls: number): number {
+  /** The text reached `state`: the clauses of every literal it completes are met. */
+  private reach(state: number): void {
     const a = this.automaton;
-    let move = a.step[row + cls]!;
-    if (move === 0) move = resolve(a, row / a.classes, cls);
-    if (move > 0) return move;
-    const next = ~move;
-    const mark = this.stamp;
-    for (let o = a.output[next / a.classes]!; o !== -1; o = a.outputLink[o]!) {
-      const id = a.literalAt[o]!;
-      if (a.seen[id] !== mark) this.meet(id);
-    }
-    return next;
+    a.stateSeen[state] = this.stamp;
+    for (let k = a.hitStart[state]!; k < a.hitStart[state + 1]!; k++)
+      this.meetClause(a.hitClauses[k]!);
   }
 
-  /** Literal `id` occurs: its clauses are met, and a pattern with all clauses met is allowed. */
+  /** Literal `id` occurs: its clauses are met. */
   private meet(id: number): void {
     const a = this.automaton;
-    const mark = this.stamp;
-    a.seen[id] = mark;
+    a.seen[id] = this.stamp;
     const clauses = a.clausesOf[id]!;
-    for (let k = 0; k < clauses.length; k++) {
-      const clause = clauses[k]!;
-      if (a.met[clause] === mark) continue;
-      a.met[clause] = mark;
-      const pid = a.patternOf[clause]!;
-      if (a.counted[pid] !== mark) {
-        a.counted[pid] = mark;
-        a.metCount[pid] = 0;
-      }
-      if (++a.metCount[pid]! === a.clauseCount[pid]) {
-        a.allowed[pid] = mark;
-        this.allowedCount++;
-      }
+    for (let k = 0; k < clauses.length; k++) this.meetClause(clauses[k]!);
+  }
+
+  /** `clause` is met; a pattern with all its clauses met is allowed. */
+  private meetClause(clause: number): void {
+    const a = this.automaton;
+    const mark = this.stamp;
+    if (a.met[clause] === mark) return;
+    a.met[clause] = mark;
+    const pid = a.patternOf[clause]!;
+    if (a.counted[pid] !== mark) {
+      a.counted[pid] = mark;
+      a.metCount[pid] = 0;
+    }
+    if (++a.metCount[pid]! === a.clauseCount[pid]) {
+      a.allowed[pid] = mark;
+      this.allowedCount++;
     }
   }
 
