@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMAND_NAMES, createProgram } from "../../src/cli/program.js";
 import { corpusPath, describeCorpus } from "../helpers/corpus.js";
 
@@ -22,6 +22,7 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
   peerDependencies: Record<string, string>;
 };
 const work = mkdtempSync(join(tmpdir(), "airlock-bundle-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 interface Run {
   code: number | null;
@@ -234,19 +235,21 @@ describe("a run loads only the command it names", () => {
   const log = join(work, "loads.log");
   const hook = join(work, "hook.mjs");
   const register = join(work, "register.mjs");
-  writeFileSync(
-    hook,
-    `import { appendFileSync } from "node:fs";
+  beforeAll(() => {
+    writeFileSync(
+      hook,
+      `import { appendFileSync } from "node:fs";
 export async function load(url, context, next) {
   if (url.startsWith("file:")) appendFileSync(${JSON.stringify(log)}, url + "\\n");
   return next(url, context);
 }
 `,
-  );
-  writeFileSync(
-    register,
-    `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`,
-  );
+    );
+    writeFileSync(
+      register,
+      `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`,
+    );
+  });
 
   /** The compiled source files (dist/...) whose code a bundled run loaded. */
   async function loadedSources(args: string[]): Promise<string[]> {
