@@ -1,5 +1,6 @@
 import type { ToolDefinition } from "../pins/types.js";
 import { inferCapabilities } from "./capabilities.js";
+import { CleanTexts } from "./poisoning/index.js";
 import { PERMISSIVE_POLICY, type SecurityPolicy } from "./policy.js";
 import { compilePolicy } from "./policy-match.js";
 import { annotationFindings } from "./rules/annotations.js";
@@ -81,12 +82,15 @@ export function scanTools(
     });
   }
   const inference = { annotationsMayNarrow: policy.capabilities.annotationsMayNarrow };
+  // Texts found clean in one tool are not read again for the next (real listings repeat
+  // parameter descriptions); dropped when this call returns.
+  const clean = new CleanTexts();
   for (let i = 0; i < tools.length; i++) {
     const loaded = tools[i]!;
     const def = loaded.definition;
     const profile = inferCapabilities(def, inference);
     const findings = policyFindings(def.name, loaded.server, profile, compiled, policyName);
-    for (const f of toolPoisoningFindings(def)) findings.push(f);
+    for (const f of toolPoisoningFindings(def, clean)) findings.push(f);
     schemaFindings(def, profile, findings);
     issuerFindings(def, findings);
     annotationFindings(def, profile, findings);

@@ -8,23 +8,37 @@
  */
 import { describe, expect, it, vi } from "vitest";
 
-const calls: { tool: unknown[]; text: { text: string; site: unknown }[] } = { tool: [], text: [] };
+const calls: { tool: unknown[]; clean: unknown[]; text: { text: string; site: unknown }[] } = {
+  tool: [],
+  clean: [],
+  text: [],
+};
+
+function scripted(tool: { description?: string }) {
+  calls.tool.push(tool);
+  if (tool.description === "THROW") throw new Error("detector bug");
+  if (!tool.description?.includes("EVIL")) return [];
+  const start = tool.description.indexOf("EVIL");
+  return [
+    {
+      signal: "instruction-override",
+      pointer: "/description",
+      span: { start, end: start + 4 },
+      excerpt: "EVIL",
+      why: "Tells the model to ignore its instructions.",
+    },
+  ];
+}
 
 vi.mock("../../src/scan/poisoning/index.js", () => ({
+  // scanTools hands each tool to the scan variant, with one set of clean texts per call.
+  CleanTexts: class {},
+  detectInjectionInScan(tool: { description?: string }, clean: unknown) {
+    calls.clean.push(clean);
+    return scripted(tool);
+  },
   detectInjectionInTool(tool: { description?: string }) {
-    calls.tool.push(tool);
-    if (tool.description === "THROW") throw new Error("detector bug");
-    if (!tool.description?.includes("EVIL")) return [];
-    const start = tool.description.indexOf("EVIL");
-    return [
-      {
-        signal: "instruction-override",
-        pointer: "/description",
-        span: { start, end: start + 4 },
-        excerpt: "EVIL",
-        why: "Tells the model to ignore its instructions.",
-      },
-    ];
+    return scripted(tool);
   },
   detectInjection(text: string, site: unknown) {
     calls.text.push({ text, site });
@@ -72,6 +86,17 @@ describe("SCAN002 plumbing", () => {
     const report = scanTools([tool], PERMISSIVE_POLICY);
     expect(report.results[0]?.findings).toEqual([]);
     expect(calls.tool.at(-1)).toBe(tool);
+  });
+
+  it("shares one set of clean texts among the tools of a call, and a fresh one per call", () => {
+    calls.clean.length = 0;
+    const tools = ["a", "b"].map((name) => ({ name, description: "fine", inputSchema: closed }));
+    scanTools(tools, PERMISSIVE_POLICY);
+    scanTools(tools, PERMISSIVE_POLICY);
+    expect(calls.clean).toHaveLength(4);
+    expect(calls.clean[0]).toBe(calls.clean[1]);
+    expect(calls.clean[2]).toBe(calls.clean[3]);
+    expect(calls.clean[0]).not.toBe(calls.clean[2]);
   });
 
   it("scans server instructions with the instructions site", () => {

@@ -4,6 +4,7 @@
  * families (invisible, fenced, encoded) run on the original text.
  */
 import { foldCase } from "./case-fold.js";
+import type { CleanTexts } from "./clean-texts.js";
 import { detectCommands } from "./commands.js";
 import { detectConcealment } from "./concealment.js";
 import { detectEncoded } from "./encoded.js";
@@ -15,7 +16,7 @@ import { LiteralsIn } from "./literal-gate.js";
 import { detectManipulation } from "./manipulation.js";
 import { type NormalizedText, normalizeText, originalSpan } from "./normalize.js";
 import { detectOverride } from "./override.js";
-import { detectShadowing, detectTampering } from "./shadowing.js";
+import { detectShadowing, detectTampering, ownNameSkipCount } from "./shadowing.js";
 import { detectSideEffects } from "./side-effects.js";
 import type { InjectionFinding, RawHit, TextSite } from "./types.js";
 
@@ -185,6 +186,19 @@ export function detectAll(text: string, site: TextSite, gate = true): InjectionF
     });
   }
   return findings;
+}
+
+/**
+ * {@link detectAll} for a text of a scan that may have read the same text before: a text
+ * in `clean` is not read again, and a text found clean is added to it when its reading did
+ * not depend on the tool's own name (the one input besides the text and its kind).
+ */
+export function detectAllOnce(text: string, site: TextSite, clean: CleanTexts): InjectionFinding[] {
+  if (clean.has(site.kind, text)) return [];
+  const skipsBefore = ownNameSkipCount();
+  const found = detectAll(text, site);
+  if (found.length === 0 && ownNameSkipCount() === skipsBefore) clean.add(site.kind, text);
+  return found;
 }
 
 /** Sort by position; drop a hit that overlaps an earlier hit of the same signal. */

@@ -4,8 +4,11 @@
  * tool definition. Each finding names its signal, the span in the original text, a
  * printable excerpt, and why. See docs/scan-poisoning.md for the signals and their limits.
  */
+
+export { CleanTexts } from "./clean-texts.js";
 export { detectInjection, MAX_FINDINGS_PER_TEXT, MAX_TEXT_LENGTH } from "./detect.js";
 export {
+  detectInjectionInScan,
   detectInjectionInTool,
   MAX_TEXT_WALK_DEPTH,
   MAX_TEXT_WALK_NODES,

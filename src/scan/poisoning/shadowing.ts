@@ -99,6 +99,18 @@ export const TAMPERING_RULES: readonly PhraseRule[] = [
   },
 ];
 
+/** Claims about a tool skipped because they name the tool being read (see {@link ownNameSkipCount}). */
+let ownNameSkips = 0;
+
+/**
+ * How many claims about a tool's behaviour were skipped so far because the tool they name
+ * is the very tool whose text is read. The only way a finding depends on the tool's name:
+ * a text read with no such skip gives the same findings under any name.
+ */
+export function ownNameSkipCount(): number {
+  return ownNameSkips;
+}
+
 /**
  * Run the shadowing and redirection checks over the matching text: the patterns over its
  * lower-case twin `lower`, a quoted tool name read from `cased` (same offsets).
@@ -121,7 +133,11 @@ export function detectShadowing(
     const quoted = "`'\"’”".includes(match[0][0]!);
     const raw = nameBefore(cased, match.index + (quoted ? 1 : 0));
     const name = raw.toLowerCase();
-    if (name === "" || !/^[a-z]/.test(name) || NOT_A_TOOL_NAME.has(name) || name === own) continue;
+    if (name === "" || !/^[a-z]/.test(name) || NOT_A_TOOL_NAME.has(name)) continue;
+    if (name === own) {
+      ownNameSkips++;
+      continue;
+    }
     hits.push({
       signal: "tool-shadowing",
       start: match.index - raw.length,

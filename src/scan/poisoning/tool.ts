@@ -5,7 +5,8 @@
  * and never overflows the stack. Whatever the walk cannot reach is reported as an
  * `unscannable-schema` finding: the tool fails closed, it is never passed as clean.
  */
-import { detectAll, ONE_WORD_SIGNAL } from "./detect.js";
+import type { CleanTexts } from "./clean-texts.js";
+import { detectAll, detectAllOnce, ONE_WORD_SIGNAL } from "./detect.js";
 import { printableExcerpt } from "./excerpt.js";
 import type { InjectionFinding, TextSite } from "./types.js";
 
@@ -142,7 +143,28 @@ function sideChannelKey(key: string, schema: unknown, frame: Frame): InjectionFi
  */
 export function detectInjectionInTool(tool: unknown): InjectionFinding[] {
   if (tool === null || typeof tool !== "object") return [];
-  return new ToolWalk(tool).run();
+  return new ToolWalk(tool, undefined).run();
+}
+
+/**
+ * {@link detectInjectionInTool} for one tool of a scan: texts found clean in an earlier
+ * tool of the same scan (`clean`, see clean-texts.ts) are not read again.
+ *
+ * @example
+ * ```ts
+ * import { CleanTexts } from "./clean-texts.js";
+ * import { detectInjectionInScan } from "./tool.js";
+ * const clean = new CleanTexts();
+ * const owner = { type: "string", description: "Repository owner" };
+ * for (const name of ["get_issue", "list_commits"]) {
+ *   detectInjectionInScan({ name, inputSchema: { type: "object", properties: { owner } } }, clean);
+ * }
+ * console.log(clean.has("schema-description", "Repository owner")); // true
+ * ```
+ */
+export function detectInjectionInScan(tool: unknown, clean: CleanTexts): InjectionFinding[] {
+  if (tool === null || typeof tool !== "object") return [];
+  return new ToolWalk(tool, clean).run();
 }
 
 const UNREADABLE = Symbol("unreadable");
@@ -201,7 +223,10 @@ class ToolWalk {
   private truncated: { pointer: string; why: string } | undefined;
   private toolName: string | undefined;
 
-  constructor(private readonly tool: object) {}
+  constructor(
+    private readonly tool: object,
+    private readonly clean: CleanTexts | undefined,
+  ) {}
 
   run(): InjectionFinding[] {
     const name = read(this.tool, "name");
@@ -265,7 +290,8 @@ class ToolWalk {
     // detectInjection's own checks, done here once: the site is well formed, and a plain
     // word was already skipped by the walk (only the top texts still need the check).
     if (typeof where === "string" && !worthScanning(text)) return;
-    const found = detectAll(text, site);
+    const found =
+      this.clean === undefined ? detectAll(text, site) : detectAllOnce(text, site, this.clean);
     if (found.length === 0) return;
     // Most texts are clean: their pointer is only spelled out when a finding needs it.
     const pointer = typeof where === "string" ? where : pointerOf(where);

@@ -1,5 +1,7 @@
 import {
+  type CleanTexts,
   detectInjection,
+  detectInjectionInScan,
   detectInjectionInTool,
   type InjectionFinding,
 } from "../poisoning/index.js";
@@ -28,10 +30,15 @@ function detectorFailed(err: unknown, pointer: string): Finding {
   };
 }
 
-/** SCAN002 for a tool: one finding per detector finding. */
-export function toolPoisoningFindings(tool: unknown): Finding[] {
+/**
+ * SCAN002 for a tool: one finding per detector finding. With `clean` (one per scan), a
+ * text found clean in an earlier tool of the scan is not read again.
+ */
+export function toolPoisoningFindings(tool: unknown, clean?: CleanTexts): Finding[] {
   try {
-    return detectInjectionInTool(tool).map(toFinding);
+    const found =
+      clean === undefined ? detectInjectionInTool(tool) : detectInjectionInScan(tool, clean);
+    return found.map(toFinding);
   } catch (err) {
     return [detectorFailed(err, "")];
   }
