@@ -32,6 +32,51 @@ function kindOf(c: string): Kind {
 export function wordTokens(identifier: string): readonly string[] {
   const hit = CACHE.get(identifier);
   if (hit !== undefined) return hit;
+  const out = asciiTokens(identifier) ?? unicodeTokens(identifier);
+  if (CACHE.size >= CACHE_LIMIT) CACHE.clear();
+  Object.freeze(out);
+  CACHE.set(identifier, out);
+  return out;
+}
+
+/** Kind of each ASCII character, by code. */
+const ASCII_KIND: readonly Kind[] = Array.from({ length: 128 }, (_, code) =>
+  kindOf(String.fromCharCode(code)),
+);
+
+/**
+ * The tokens of an all-ASCII identifier, the same pass as {@link unicodeTokens} read
+ * straight off the char codes (no per-character strings, one slice per word); null when
+ * the identifier has a character past ASCII.
+ */
+function asciiTokens(s: string): string[] | null {
+  const n = s.length;
+  for (let i = 0; i < n; i++) if (s.charCodeAt(i) >= 128) return null;
+  const out: string[] = [];
+  let start = -1;
+  let prev: Kind = 0;
+  let k: Kind = n > 0 ? ASCII_KIND[s.charCodeAt(0)]! : 0;
+  for (let i = 0; i < n; i++) {
+    const next: Kind = i + 1 < n ? ASCII_KIND[s.charCodeAt(i + 1)]! : 0;
+    if (start < 0) {
+      if (k !== 0) start = i;
+    } else if (
+      k === 0 ||
+      (prev === 1 && k === 2) ||
+      (prev === 2 && k === 2 && next === 1) ||
+      (prev === 3) !== (k === 3)
+    ) {
+      out.push(s.slice(start, i).toLowerCase());
+      start = k === 0 ? -1 : i;
+    }
+    prev = k;
+    k = next;
+  }
+  if (start >= 0) out.push(s.slice(start).toLowerCase());
+  return out;
+}
+
+function unicodeTokens(identifier: string): string[] {
   const text = ASCII.test(identifier) ? identifier : identifier.normalize("NFKC");
   const chars = text.length === identifier.length && ASCII.test(text) ? text : Array.from(text);
   const n = chars.length;
@@ -63,8 +108,5 @@ export function wordTokens(identifier: string): readonly string[] {
     }
   }
   if (start >= 0) flush(n);
-  if (CACHE.size >= CACHE_LIMIT) CACHE.clear();
-  Object.freeze(out);
-  CACHE.set(identifier, out);
   return out;
 }

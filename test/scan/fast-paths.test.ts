@@ -12,6 +12,7 @@ import type { SecurityPolicy } from "../../src/scan/policy.js";
 import { compilePolicy } from "../../src/scan/policy-match.js";
 import { nameFindings } from "../../src/scan/rules/names.js";
 import { schemaFindings } from "../../src/scan/rules/schema.js";
+import { wordTokens } from "../../src/scan/tokens.js";
 import type { LoadedTool } from "../../src/scan/types.js";
 import {
   AMBIGUOUS_VERBS,
@@ -36,6 +37,7 @@ import { referenceInferCapabilities } from "./reference/capabilities.js";
 import { referenceNameFindings } from "./reference/names.js";
 import { referenceCompilePolicy } from "./reference/policy-match.js";
 import { referenceSchemaFindings } from "./reference/schema.js";
+import { referenceWordTokens } from "./reference/tokens.js";
 
 const RUNS = { numRuns: 1500 };
 
@@ -90,6 +92,25 @@ const argumentName = fc.oneof(
 );
 
 const hint = fc.constantFrom(true, false, undefined, "true", 1);
+
+describe("word tokens: the char-code pass for ASCII names splits like the general pass", () => {
+  const identifier = fc.oneof(
+    fc.string({ unit: fc.constantFrom(..."aZbY09_-. /Ié"), maxLength: 24 }),
+    fc.string({ unit: "binary-ascii", maxLength: 24 }),
+    fc.string({ unit: "grapheme", maxLength: 12 }),
+  );
+
+  it("on generated identifiers, ASCII and not", () => {
+    fc.assert(
+      fc.property(identifier, (name) => {
+        const tokens = wordTokens(name);
+        expect(tokens).toEqual(referenceWordTokens(name));
+        expect(Object.isFrozen(tokens)).toBe(true);
+      }),
+      RUNS,
+    );
+  });
+});
 
 describe("capability inference: the flag table answers like the word lists", () => {
   it("on generated names, annotations, arguments and capability lists", () => {
