@@ -76,11 +76,12 @@ function collect(text: string, site: TextSite, depth: number, gate: boolean): Co
   // The literal gate skips every phrase pattern whose required words are absent, and
   // every family at once when no pattern at all can match (most texts). Its pass over the
   // text also says whether the text is already in matching form (most tool texts are):
-  // then that pass stands, since the gate folds ASCII case itself. Otherwise the text is
-  // normalised and gated again, in the lower-case twin the phrase patterns read.
-  let literals = gate ? new LiteralsIn(text) : undefined;
+  // then that pass stands, since the gate folds ASCII case itself. Otherwise it stops at
+  // the first character that says not, and the text is normalised and gated in the
+  // lower-case twin the phrase patterns read.
+  let literals = gate ? LiteralsIn.ofAlreadyNormal(text) : undefined;
   let norm: NormalizedText;
-  if (literals?.alreadyNormal === true) norm = asItsOwnForm(text);
+  if (literals !== undefined) norm = asItsOwnForm(text);
   else {
     norm = normalizeText(text);
     if (gate) literals = new LiteralsIn(foldCase(norm.text));

@@ -306,7 +306,18 @@ export class LiteralsIn {
   /** How many registered patterns this text allows. */
   private allowedCount = 0;
 
-  constructor(text: string) {
+  /**
+   * The literals in `text` when it is already in matching form; `undefined` as soon as a
+   * character shows it is not (the caller then normalises it and gates the result), so
+   * the pass over a text that needs normalising stops at its first such character.
+   */
+  static ofAlreadyNormal(text: string): LiteralsIn | undefined {
+    const literals = new LiteralsIn(text, true);
+    return literals.alreadyNormal ? literals : undefined;
+  }
+
+  /** The literals in `text`, which should be in matching form (see the module comment). */
+  constructor(text: string, stopUnlessNormal = false) {
     automaton ??= build();
     const a = automaton;
     this.automaton = a;
@@ -328,7 +339,10 @@ export class LiteralsIn {
       const c = text.charCodeAt(k);
       if (c > 0x20 && c < 0x7f) afterSpace = false;
       else if ((c === 0x20 || c === 0x0a) && !afterSpace) afterSpace = true;
-      else normal = false;
+      else {
+        normal = false;
+        if (stopUnlessNormal) break;
+      }
       let cls = 0;
       if (c < 128) cls = CLASS_OF[c]!;
       else sawNonAscii = true;
