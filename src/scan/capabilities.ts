@@ -1,5 +1,5 @@
 import type { ToolDefinition } from "../pins/types.js";
-import { wordTokens } from "./tokens.js";
+import { splitWords } from "./tokens.js";
 import type { InferredCapability } from "./types.js";
 import {
   ACCESS_RANK,
@@ -94,7 +94,7 @@ export function inferCapabilities(
   const destructive = annotations.destructiveHint;
   const openWorld = annotations.openWorldHint;
 
-  const tokens = wordTokens(typeof tool.name === "string" ? tool.name : "");
+  const tokens = splitWords(typeof tool.name === "string" ? tool.name : "");
   const evidence = nameEvidence(tokens, argumentNames(tool.inputSchema));
   const nameAccess =
     evidence.access === null ? null : { access: evidence.access, evidence: evidence.why };

@@ -1,5 +1,3 @@
-const CACHE = new Map<string, readonly string[]>();
-const CACHE_LIMIT = 4096;
 const ASCII = /^[\u0000-\u007f]*$/;
 
 /** 0 separator, 1 lower-case letter, 2 upper-case letter, 3 digit. */
@@ -21,7 +19,7 @@ function kindOf(c: string): Kind {
  * kebab-case, dotted and spaced names, acronyms (`HTTPRequest` → `http`, `request`) and
  * letter/digit boundaries, after NFKC (so fullwidth letters read as ASCII). The
  * heuristics match whole tokens, never substrings, so `profile` is not a file and
- * `cathedral` is not `cat`. One linear pass; results are memoised and frozen.
+ * `cathedral` is not `cat`. One linear pass; the result is frozen.
  *
  * @example
  * ```ts
@@ -30,13 +28,12 @@ function kindOf(c: string): Kind {
  * ```
  */
 export function wordTokens(identifier: string): readonly string[] {
-  const hit = CACHE.get(identifier);
-  if (hit !== undefined) return hit;
-  const out = asciiTokens(identifier) ?? unicodeTokens(identifier);
-  if (CACHE.size >= CACHE_LIMIT) CACHE.clear();
-  Object.freeze(out);
-  CACHE.set(identifier, out);
-  return out;
+  return Object.freeze(splitWords(identifier));
+}
+
+/** {@link wordTokens} as a fresh array, unfrozen: for the rules, which only read it. */
+export function splitWords(identifier: string): string[] {
+  return asciiTokens(identifier) ?? unicodeTokens(identifier);
 }
 
 /** Kind of each ASCII character, by code. */
@@ -51,28 +48,40 @@ const ASCII_KIND: readonly Kind[] = Array.from({ length: 128 }, (_, code) =>
  */
 function asciiTokens(s: string): string[] | null {
   const n = s.length;
-  for (let i = 0; i < n; i++) if (s.charCodeAt(i) >= 128) return null;
+  if (n > 0 && s.charCodeAt(0) >= 128) return null;
   const out: string[] = [];
   let start = -1;
+  // Whether the word being read has an upper-case letter (else it needs no lower-casing).
+  let upper = false;
   let prev: Kind = 0;
   let k: Kind = n > 0 ? ASCII_KIND[s.charCodeAt(0)]! : 0;
   for (let i = 0; i < n; i++) {
-    const next: Kind = i + 1 < n ? ASCII_KIND[s.charCodeAt(i + 1)]! : 0;
+    const code = i + 1 < n ? s.charCodeAt(i + 1) : 0;
+    if (code >= 128) return null;
+    const next: Kind = ASCII_KIND[code]!;
     if (start < 0) {
-      if (k !== 0) start = i;
+      if (k !== 0) {
+        start = i;
+        upper = k === 2;
+      }
     } else if (
       k === 0 ||
       (prev === 1 && k === 2) ||
       (prev === 2 && k === 2 && next === 1) ||
       (prev === 3) !== (k === 3)
     ) {
-      out.push(s.slice(start, i).toLowerCase());
+      const word = s.slice(start, i);
+      out.push(upper ? word.toLowerCase() : word);
       start = k === 0 ? -1 : i;
-    }
+      upper = k === 2;
+    } else if (k === 2) upper = true;
     prev = k;
     k = next;
   }
-  if (start >= 0) out.push(s.slice(start).toLowerCase());
+  if (start >= 0) {
+    const word = s.slice(start);
+    out.push(upper ? word.toLowerCase() : word);
+  }
   return out;
 }
 

@@ -110,6 +110,12 @@ describe("word tokens: the char-code pass for ASCII names splits like the genera
       RUNS,
     );
   });
+
+  it("remembers nothing between calls: each call splits afresh", () => {
+    const first = wordTokens("readFile_v2");
+    expect(wordTokens("readFile_v2")).not.toBe(first);
+    expect(wordTokens("readFile_v2")).toEqual(first);
+  });
 });
 
 describe("capability inference: the flag table answers like the word lists", () => {

@@ -8,7 +8,7 @@ import {
   type SchemaNode,
   walkSchema,
 } from "../schema-walk.js";
-import { wordTokens } from "../tokens.js";
+import { splitWords } from "../tokens.js";
 import type { Finding } from "../types.js";
 import { SENSITIVE_ARGUMENT_TOKENS } from "../vocabulary.js";
 
@@ -192,7 +192,7 @@ function propertyFinding(
 
 /** Does a property name carry a sensitive word token (path, url, command, ...)? */
 function isSensitive(name: string): boolean {
-  for (const t of wordTokens(name)) if (SENSITIVE_ARGUMENT_TOKENS.has(t)) return true;
+  for (const t of splitWords(name)) if (SENSITIVE_ARGUMENT_TOKENS.has(t)) return true;
   return false;
 }
 
