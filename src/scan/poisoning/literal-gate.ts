@@ -27,7 +27,7 @@ import { type LiteralClauses, requiredLiterals } from "./required-literals.js";
  * other character. Rare symbols ("@", "![", "%") stay: they are what keeps "send to ..."
  * from running the exfiltration pattern when no address follows.
  */
-const COMMON = /^(?:[a-z ]{1,2}|[.,:;'"()/-])$/;
+const COMMON = /^(?:[a-z ]{1,2}|[.,:;()/-])$/;
 
 /**
  * The clauses worth checking: every clause without a common literal (dropping a clause

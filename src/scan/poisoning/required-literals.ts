@@ -50,6 +50,27 @@ function hexDigits(source: string, at: number, count: number): boolean {
   return true;
 }
 
+/** Most characters a class may list and still be read as a set of one-character literals. */
+const MAX_CLASS_CHARACTERS = 6;
+
+/**
+ * A class that lists a few plain characters (`['"“‘]`) as a group of one-character
+ * branches: a match holds one of them. Negated classes, ranges, escapes and longer
+ * lists constrain nothing the gate can use.
+ */
+function smallClass(body: string): Item {
+  if (body.startsWith("^") || body.includes("\\") || body.length > MAX_CLASS_CHARACTERS) {
+    return { kind: "other", min: 1 };
+  }
+  if (body.length > 1 && body.slice(1, -1).includes("-")) return { kind: "other", min: 1 };
+  const members = [...new Set(body)];
+  return {
+    kind: "group",
+    branches: members.map((member) => [{ kind: "char", char: member, min: 1 }]),
+    min: 1,
+  };
+}
+
 /** Parse a pattern source into alternatives of items; unknown constructs become `other`. */
 function parse(source: string): Item[][] {
   let i = 0;
@@ -89,12 +110,12 @@ function parse(source: string): Item[][] {
     const c = source[i]!;
     if (c === "\\") return escaped();
     if (c === "[") {
-      i++;
+      const start = ++i;
       if (source[i] === "^") i++;
       if (source[i] === "]") i++;
       while (i < source.length && source[i] !== "]") i += source[i] === "\\" ? 2 : 1;
       i++;
-      return { kind: "other", min: 1 };
+      return smallClass(source.slice(start, i - 1));
     }
     if (c === "(") {
       i++;

@@ -70,13 +70,21 @@ describe("requiredLiterals reads the literals a match must hold", () => {
       ["forward", "send"],
     ]);
   });
-  it("optional parts, classes and repeated characters add nothing", () => {
+  it("optional parts, wide classes and repeated characters add nothing", () => {
     expect(requiredLiterals(/\battacker'?s?\b[^\n]{0,40}x+y/gi)).toEqual([
       ["attacker"],
       ["x"],
       ["y"],
     ]);
-    expect(requiredLiterals(/(?:a|b)?[xyz]{2,4}/g)).toEqual([]);
+    expect(requiredLiterals(/(?:a|b)?[a-z]{2,4}[^x][\w.]/g)).toEqual([]);
+    expect(requiredLiterals(/[abcdefg]/g)).toEqual([]);
+  });
+  it("a class listing a few characters needs one of them", () => {
+    expect(requiredLiterals(/say\s?['"“‘][^'"\n]{12,200}/g)).toEqual([
+      ["say"],
+      ["'", '"', "“", "‘"],
+    ]);
+    expect(requiredLiterals(/(?:a|b)?[xyz]{2,4}/g)).toEqual([["x", "y", "z"]]);
   });
   it("a top-level alternation joins each clause of a branch with the best of the others", () => {
     expect(requiredLiterals(/\bcurl\b|\/dev\/tcp\/|\biex\s?\(/gi)).toEqual([
