@@ -83,13 +83,13 @@ export async function run(): Promise<string> {
       set.tools.forEach((t, i) => {
         const d = t.definition;
         const p = inferCapabilities(d, { annotationsMayNarrow: true });
-        [
-          ...policyFindings(d.name, t.server, p, compiled, "permissive"),
-          ...schemaFindings(d, p),
-          ...issuerFindings(d),
-          ...annotationFindings(d, p),
-          ...(names.get(i) ?? []),
-        ].sort((a, b) => (a.code < b.code ? -1 : 1));
+        // As scanTools does it: every rule appends to one list per tool.
+        const findings = policyFindings(d.name, t.server, p, compiled, "permissive");
+        schemaFindings(d, p, findings);
+        issuerFindings(d, findings);
+        annotationFindings(d, p, findings);
+        for (const f of names.get(i) ?? []) findings.push(f);
+        findings.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
       });
     },
   };
