@@ -5,8 +5,8 @@
  * @module
  */
 import { randomUUID } from "node:crypto";
-import canonicalize from "canonicalize";
 import { CompactSign } from "jose";
+import { jcsCanonicalize } from "../../canonical/jcs.js";
 import { assertGrant, covers } from "../capability.js";
 import { didMethod } from "../did/did-key.js";
 import type { DelegationKey } from "../did/keys.js";
@@ -169,7 +169,7 @@ export async function issueDelegation(options: IssueDelegationOptions): Promise<
     claims.prf = above.digest;
   }
 
-  const payload = new TextEncoder().encode(canonicalize(claims) as string);
+  const payload = new TextEncoder().encode(jcsCanonicalize(claims));
   const link = await new CompactSign(payload)
     .setProtectedHeader({ alg: "EdDSA", kid: issuer.kid, typ: LINK_TYPE })
     .sign(issuer.privateKey);
