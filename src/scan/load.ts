@@ -148,18 +148,27 @@ async function loadDirectory(
     });
     ordered.length = MAX_DIRECTORY_FILES;
   }
-  for (const [index, name] of ordered.entries()) {
-    const file = join(dir, name);
-    onFile?.(file, index, ordered.length);
-    let text: string;
-    try {
-      const info = await stat(file);
-      if (info.isDirectory()) continue; // a folder named *.json is not an input
-      text = await readText(file, info);
-    } catch (err) {
-      set.problems.push(warning("INPUT_UNREADABLE", file, (err as Error).message));
+  // Files are read a few at a time ahead of the one being parsed, so the reads overlap
+  // (a directory of small files otherwise waits on one round trip after another), while
+  // at most READ_AHEAD texts are held at once.
+  const files = ordered.map((name) => join(dir, name));
+  const reads: Promise<FileRead>[] = [];
+  const startRead = (k: number) => {
+    if (k < files.length) reads[k] = readDirectoryFile(files[k]!);
+  };
+  for (let k = 0; k < READ_AHEAD; k++) startRead(k);
+  for (let index = 0; index < files.length; index++) {
+    const file = files[index]!;
+    onFile?.(file, index, files.length);
+    const read = await reads[index]!;
+    delete reads[index];
+    startRead(index + READ_AHEAD);
+    if (read.kind === "directory") continue; // a folder named *.json is not an input
+    if (read.kind === "error") {
+      set.problems.push(warning("INPUT_UNREADABLE", file, read.error.message));
       continue;
     }
+    const text = read.text;
     let value: unknown;
     try {
       value = JSON.parse(stripBom(text));
@@ -190,6 +199,25 @@ async function loadDirectory(
     }
   }
   return finish(set, dir);
+}
+
+/** How many files of a directory are read ahead of the one being parsed. */
+const READ_AHEAD = 8;
+
+type FileRead =
+  | { kind: "text"; text: string }
+  | { kind: "directory" }
+  | { kind: "error"; error: Error };
+
+/** One file of a directory, read; never rejects (a failure is a value, reported in order). */
+async function readDirectoryFile(file: string): Promise<FileRead> {
+  try {
+    const info = await stat(file);
+    if (info.isDirectory()) return { kind: "directory" };
+    return { kind: "text", text: await readText(file, info) };
+  } catch (err) {
+    return { kind: "error", error: err as Error };
+  }
 }
 
 function finish(set: ToolSet, source: string): ToolSet {
