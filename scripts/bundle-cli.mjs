@@ -6,9 +6,10 @@
 // Layout contract: every output file sits directly in dist/bundle, two levels below the
 // package root like dist/cli/*.js, so `../../package.json` (src/cli/version.ts) and the
 // other paths in src/cli/location.ts resolve the same from both.
-import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -22,6 +23,23 @@ const HEAVY_DEPENDENCIES = ["@modelcontextprotocol/sdk", "ajv", "ajv-formats"];
 const external = [...Object.keys(pkg.peerDependencies ?? {}), ...HEAVY_DEPENDENCIES].flatMap(
   (name) => [name, `${name}/*`],
 );
+
+/** esbuild plugin: every command module but scan-tools resolves to a stub that throws. */
+const onlyScanToolsCommand = {
+  name: "only-scan-tools-command",
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\/commands\/[\w-]+\.js$/ }, (args) =>
+      args.path === "./commands/scan-tools.js"
+        ? undefined
+        : { path: args.path, namespace: "not-in-scan-tools-script" },
+    );
+    builder.onLoad({ filter: /.*/, namespace: "not-in-scan-tools-script" }, () => ({
+      contents:
+        "throw new Error('airlock: this command is not part of the scan-tools script (run dist/bundle/bin.js)');",
+      loader: "js",
+    }));
+  },
+};
 
 // Built beside dist/bundle, then swapped in: a CLI started meanwhile never sees half a
 // bundle. Same depth, so the relative paths in the source maps stay right.
@@ -72,6 +90,36 @@ try {
     throw new Error(`bundle-cli: external packages were bundled: ${bundled.join(", ")}`);
   }
 
+  // The scan-tools command once more, as one CommonJS script, and the code cache of a
+  // first run of it on the bundled example data (see src/cli/code-cache.ts: Node 20 keeps
+  // a code cache for scripts only, and compiling is much of a fresh process's scan).
+  const script = join(staging, "scan-tools.cjs");
+  await build({
+    absWorkingDir: root,
+    entryPoints: ["dist/cli/scan-tools-script.js"],
+    outfile: script,
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    external,
+    // `import.meta.url` has no CommonJS twin: give the script its own file URL.
+    define: { "import.meta.url": "__airlockFileUrl" },
+    // Only the scan-tools command: the script never runs another, and the others import
+    // the MCP SDK at run time, which a script run through node:vm cannot (no dynamic
+    // import there on Node 20).
+    plugins: [onlyScanToolsCommand],
+    banner: { js: "const __airlockFileUrl = require('node:url').pathToFileURL(__filename).href;" },
+    sourcemap: "linked",
+    sourcesContent: true,
+    legalComments: "linked",
+    logLevel: "warning",
+  });
+  if (/\bimport\(/.test(readFileSync(script, "utf8"))) {
+    throw new Error(
+      "bundle-cli: the scan-tools script has a dynamic import(), which node:vm cannot run",
+    );
+  }
   const previous = `${staging}-previous`;
   try {
     renameSync(outdir, previous);
@@ -82,4 +130,20 @@ try {
   rmSync(previous, { recursive: true, force: true });
 } finally {
   rmSync(staging, { recursive: true, force: true });
+}
+
+// Trained where it will run, so the names V8 keeps in the cache are the real paths.
+const cache = join(outdir, "scan-tools.cache");
+const train = spawnSync(
+  process.execPath,
+  [
+    "--input-type=module",
+    "-e",
+    `import { writeScanToolsCache } from ${JSON.stringify(pathToFileURL(join(root, "dist", "cli", "code-cache.js")).href)};
+await writeScanToolsCache(${JSON.stringify(join(outdir, "scan-tools.cjs"))}, ${JSON.stringify(cache)}, ["node", "airlock", "scan-tools", ${JSON.stringify(join(root, "examples", "data", "scan"))}, "--output", "json"]);`,
+  ],
+  { cwd: root, stdio: ["ignore", "ignore", "inherit"] },
+);
+if (!existsSync(cache)) {
+  throw new Error(`bundle-cli: the scan-tools code cache was not written (exit ${train.status})`);
 }

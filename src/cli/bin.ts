@@ -1,4 +1,8 @@
 #!/usr/bin/env node
-import { main } from "./program.js";
+import { runScanToolsFromCache } from "./code-cache.js";
 
-await main();
+// `scan-tools` runs from the code-cached script when the bundle has one (code-cache.ts).
+if (!(await runScanToolsFromCache(process.argv))) {
+  const { main } = await import("./program.js");
+  await main();
+}

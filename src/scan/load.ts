@@ -1,8 +1,8 @@
 import type { Stats } from "node:fs";
-import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { ScanInputError } from "./errors.js";
 import { extractToolDefs } from "./extract.js";
+import { readdir, readFile, stat } from "./files.js";
 import type { InputProblem, ToolSet } from "./types.js";
 
 /** Files larger than this are refused (bounded work). */

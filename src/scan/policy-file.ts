@@ -1,6 +1,6 @@
-import { readFile } from "node:fs/promises";
 import picomatch from "picomatch";
 import { ScanPolicyError } from "./errors.js";
+import { readFile } from "./files.js";
 import { freezePolicy, resolvePolicy, type SecurityPolicy } from "./policy.js";
 
 const TOP_KEYS = new Set([

@@ -1,5 +1,5 @@
-import { readFile } from "node:fs/promises";
 import { ScanSuppressionsError } from "./errors.js";
+import { readFile } from "./files.js";
 import { RULES } from "./rules/catalog.js";
 import type { RuleCode, Suppression } from "./types.js";
 

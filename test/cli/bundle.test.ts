@@ -261,14 +261,19 @@ export async function load(url, context, next) {
   }
   const commandModules = COMMAND_NAMES.map((name) => `dist/cli/commands/${name}.js`);
 
-  it("scan-tools loads the scan library and no other command, pins or MCP code", async () => {
+  it("scan-tools runs from the code-cached script, which holds the scan library and no other command, pins or MCP code", async () => {
+    // The ES module side loads only the bin: the command runs from scan-tools.cjs (code-cache.ts).
     const sources = await loadedSources(["scan-tools", exampleTools, "--output", "json"]);
-    expect(sources).toContain("dist/cli/commands/scan-tools.js");
-    expect(sources).toContain("dist/scan/scan.js");
-    expect(commandModules.filter((file) => sources.includes(file))).toEqual([
+    expect(sources).toEqual(["dist/cli/bin.js", "dist/cli/code-cache.js", "dist/cli/location.js"]);
+    // esbuild heads each module it bundles with a `// path` line.
+    const script = readFileSync(join(root, "dist", "bundle", "scan-tools.cjs"), "utf8");
+    const inlined = [...script.matchAll(/^\/\/ (dist\/\S+\.js)$/gm)].map((m) => m[1]!);
+    expect(inlined).toContain("dist/cli/commands/scan-tools.js");
+    expect(inlined).toContain("dist/scan/scan.js");
+    expect(commandModules.filter((file) => inlined.includes(file))).toEqual([
       "dist/cli/commands/scan-tools.js",
     ]);
-    expect(sources.filter((file) => /^dist\/(pins|mcp|proxy|guard)\//.test(file))).toEqual([]);
+    expect(inlined.filter((file) => /^dist\/(pins|mcp|proxy|guard)\//.test(file))).toEqual([]);
   });
 
   it("--version alone loads no command; --help loads every one", async () => {

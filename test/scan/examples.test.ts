@@ -5,10 +5,10 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const files = ["src/scan", "src/scan/rules"].flatMap((dir) =>
+const files = ["src/scan", "src/scan/rules", "src/scan/poisoning"].flatMap((dir) =>
   readdirSync(dir)
     .filter((f) => f.endsWith(".ts"))
     .map((f) => join(dir, f)),
@@ -62,7 +62,14 @@ describe("TSDoc examples in src/scan", () => {
     const index = resolve("src/scan/index.ts");
     const runner: string[] = [];
     list.forEach(({ file, code }, i) => {
-      const body = assertify(code).replaceAll('"agent-airlock/scan"', JSON.stringify(index));
+      // The public name reads the package index; a relative import reads the module's neighbour.
+      const body = assertify(code)
+        .replaceAll('"agent-airlock/scan"', JSON.stringify(index))
+        .replace(
+          /(from\s+|import\()"\.\/([\w-]+)\.js"/g,
+          (_, lead: string, name: string) =>
+            `${lead}${JSON.stringify(resolve(dirname(file), `${name}.ts`))}`,
+        );
       const path = join(dir, `ex${i}.mts`);
       writeFileSync(path, `import assert from "node:assert";\n${body}\nexport {};\n`);
       runner.push(

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 
 /** Options of `airlock scan-tools`, as commander parses them. */
@@ -114,7 +115,6 @@ async function runScanTools(path: string, flags: ScanToolsFlags): Promise<number
   if (flags.output === "json") {
     process.stdout.write(scan.formatJson(report));
   } else if (flags.output === "sarif") {
-    const { readFileSync } = await import("node:fs");
     const { VERSION } = await import("../version.js");
     const texts = new Map<string, string | undefined>();
     const sourceText = (source: string) => {
