@@ -21,18 +21,24 @@ import type { TextSite } from "./types.js";
  * ```
  */
 export class CleanTexts {
-  private readonly byKind = new Map<TextSite["kind"], Set<string>>();
+  /** For each clean text, a bit per site kind it was found clean in: one lookup a text. */
+  private readonly kinds = new Map<string, number>();
 
   has(kind: TextSite["kind"], text: string): boolean {
-    return this.byKind.get(kind)?.has(text) === true;
+    return ((this.kinds.get(text) ?? 0) & KIND_BIT[kind]) !== 0;
   }
 
   add(kind: TextSite["kind"], text: string): void {
-    let texts = this.byKind.get(kind);
-    if (texts === undefined) {
-      texts = new Set();
-      this.byKind.set(kind, texts);
-    }
-    texts.add(text);
+    this.kinds.set(text, (this.kinds.get(text) ?? 0) | KIND_BIT[kind]);
   }
 }
+
+const KIND_BIT: Readonly<Record<TextSite["kind"], number>> = {
+  description: 1,
+  "schema-description": 2,
+  "schema-title": 4,
+  "schema-default": 8,
+  "schema-enum": 16,
+  "schema-other": 32,
+  instructions: 64,
+};
