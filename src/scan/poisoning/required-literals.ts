@@ -19,6 +19,8 @@ interface Item {
   char?: string;
   branches?: Item[][];
   min: number;
+  /** True when the item matches at most once (no quantifier, `?`, `{0,1}`): it can be spelled out. */
+  once?: boolean;
 }
 
 const CONTROL_ESCAPES: Readonly<Record<string, string>> = {
@@ -31,7 +33,7 @@ const CONTROL_ESCAPES: Readonly<Record<string, string>> = {
 /** Characters that stand for themselves in a pattern, several in a row. */
 const PLAIN_RUN = /[A-Za-z0-9 _'",:;!@#%&=<>~`-]+/y;
 /** `{m}`, `{m,}` or `{m,n}` right at `lastIndex`. */
-const BOUNDS = /\{(\d+)(?:,\d*)?\}/y;
+const BOUNDS = /\{(\d+)(?:,(\d*))?\}/y;
 
 function isAlphanumeric(ch: string): boolean {
   const c = ch.charCodeAt(0);
@@ -171,20 +173,24 @@ function parse(source: string): Item[][] {
   const quantifier = (items: Item[]): void => {
     const c = source[i];
     let min: number | undefined;
-    if (c === "*" || c === "?") min = 0;
-    else if (c === "+") min = 1;
+    let once = false;
+    if (c === "*" || c === "?") {
+      min = 0;
+      once = c === "?";
+    } else if (c === "+") min = 1;
     else if (c === "{") {
       BOUNDS.lastIndex = i;
       const m = BOUNDS.exec(source);
       if (m === null) return; // a literal "{"
       min = Number(m[1]);
+      once = m[2] === undefined ? min <= 1 : m[2] !== "" && Number(m[2]) <= 1;
       i += m[0].length - 1;
     } else return;
     i++;
     if (source[i] === "?") i++; // lazy
     const last = items[items.length - 1]!;
     // A repeated character is still required once, but it ends the literal run.
-    items[items.length - 1] = { ...last, min: Math.min(min, 1) };
+    items[items.length - 1] = { ...last, min: Math.min(min, 1), once };
     if ((last.kind === "char" || last.kind === "space") && min >= 1)
       items.push({ kind: "other", min: 1 });
   };
@@ -240,13 +246,55 @@ function clausesOfAlternation(branches: Item[][], top = false): string[][] {
 /** Most spellings of one literal run (each `\s` doubles them); past it the run is cut. */
 const MAX_SPELLINGS = 4;
 
+/** True when `item` matches at most once, so its text can be spelled into a literal run. */
+const atMostOnce = (item: Item) => item.once !== false;
+
+/**
+ * Every text a group can match when each branch is plain characters and `\s` (at most
+ * `MAX_SPELLINGS` of them), or undefined: "(?:this|it)" is "this" or "it".
+ */
+function spellingsOf(branches: Item[][]): string[] | undefined {
+  const out: string[] = [];
+  for (const branch of branches) {
+    let spellings = [""];
+    for (const item of branch) {
+      if (!atMostOnce(item)) return undefined;
+      let options: string[];
+      if (item.kind === "char") options = [item.char!.toLowerCase()];
+      else if (item.kind === "space") options = [" ", "\n"];
+      else return undefined;
+      if (item.min < 1) options = ["", ...options];
+      spellings = spellings.flatMap((spelling) => options.map((option) => spelling + option));
+      if (spellings.length > MAX_SPELLINGS) return undefined;
+    }
+    out.push(...spellings);
+    if (out.length > MAX_SPELLINGS) return undefined;
+  }
+  return out;
+}
+
+/**
+ * A clause's spellings without the ones that hold another ("say " holds "say"): a text
+ * with the longer one has the shorter, so the longer adds nothing but automaton states.
+ */
+function shortestForms(spellings: readonly string[]): string[] {
+  const unique = [...new Set(spellings)];
+  return unique.filter((s) => !unique.some((other) => other !== s && s.includes(other)));
+}
+
 function clausesOfSequence(items: Item[]): string[][] {
   const clauses: string[][] = [];
-  // The current literal run, in every spelling its `\s` items allow.
+  // The current literal run, in every spelling its `\s` items and small optional or
+  // alternative parts allow ("set (?:this|it) to" is "set this to" or "set it to").
   let run: string[] = [""];
   const flush = () => {
-    if (run[0] !== "") clauses.push(run);
+    if (run.every((spelling) => spelling !== "")) clauses.push(shortestForms(run));
     run = [""];
+  };
+  const extend = (options: readonly string[]): boolean => {
+    if (run.length * options.length > MAX_SPELLINGS) return false;
+    run = run.flatMap((spelling) => options.map((option) => spelling + option));
+    return true;
   };
   for (const item of items) {
     if (item.kind === "char" && item.min >= 1) {
@@ -255,9 +303,24 @@ function clausesOfSequence(items: Item[]): string[][] {
       continue;
     }
     if (item.kind === "space" && item.min >= 1) {
-      if (run.length * 2 > MAX_SPELLINGS) flush();
-      run = run.flatMap((spelling) => [`${spelling} `, `${spelling}\n`]);
+      if (!extend([" ", "\n"])) {
+        flush();
+        extend([" ", "\n"]);
+      }
       continue;
+    }
+    if (
+      atMostOnce(item) &&
+      (item.kind === "char" || item.kind === "space" || item.kind === "group")
+    ) {
+      const spellings =
+        item.kind === "group"
+          ? spellingsOf(item.branches!)
+          : item.kind === "char"
+            ? [item.char!.toLowerCase()]
+            : [" ", "\n"];
+      if (spellings !== undefined && extend(item.min >= 1 ? spellings : ["", ...spellings]))
+        continue;
     }
     flush();
     if (item.kind === "group" && item.min >= 1)
@@ -279,5 +342,5 @@ function clausesOfSequence(items: Item[]): string[][] {
  */
 export function requiredLiterals(pattern: RegExp): LiteralClauses {
   if (pattern.unicode || pattern.flags.includes("v")) return [];
-  return clausesOfAlternation(parse(pattern.source), true);
+  return clausesOfAlternation(parse(pattern.source), true).map(shortestForms);
 }

@@ -66,11 +66,18 @@ function sound(raw: string): void {
 describe("requiredLiterals reads the literals a match must hold", () => {
   it("a sequence of words and alternations", () => {
     expect(requiredLiterals(/\bsilently (?:forward|send)\b/gi)).toEqual([
-      ["silently "],
-      ["forward", "send"],
+      ["silently forward", "silently send"],
     ]);
+    // A small optional or alternative part is spelled out into the literal.
+    expect(requiredLiterals(/all (?:available )?tools/g)).toEqual([
+      ["all tools", "all available tools"],
+    ]);
+    expect(requiredLiterals(/pa?ss/g)).toEqual([["pss", "pass"]]);
+    // Repeated parts are not: "x(?:ab)+y" can read "xababy".
+    expect(requiredLiterals(/x(?:ab)+y/g)).toEqual([["x"], ["ab"], ["y"]]);
+    expect(requiredLiterals(/ba{2,}c/g)).toEqual([["ba"], ["c"]]);
   });
-  it("optional parts, wide classes and repeated characters add nothing", () => {
+  it("wide classes and repeated characters add nothing; an optional end adds nothing either", () => {
     expect(requiredLiterals(/\battacker'?s?\b[^\n]{0,40}x+y/gi)).toEqual([
       ["attacker"],
       ["x"],
@@ -88,20 +95,17 @@ describe("requiredLiterals reads the literals a match must hold", () => {
   });
   it("a top-level alternation joins each clause of a branch with the best of the others", () => {
     expect(requiredLiterals(/\bcurl\b|\/dev\/tcp\/|\biex\s?\(/gi)).toEqual([
-      ["curl", "/dev/tcp/", "iex"],
-      ["(", "curl", "/dev/tcp/"],
+      ["curl", "/dev/tcp/", "iex(", "iex (", "iex\n("],
     ]);
     expect(requiredLiterals(/\bsend\b[^\n]{0,9}@x|\bpost (?:to|at) y/gi)).toEqual([
-      ["send", "post "],
-      ["@x", "post "],
-      ["to", "at", "send"],
-      [" y", "send"],
+      ["send", "post to y", "post at y"],
+      ["@x", "post to y", "post at y"],
     ]);
   });
   it("a nested alternation needs one literal of each branch", () => {
     expect(requiredLiterals(/x(?:\bcurl\b|\/dev\/tcp\/|\biex\s?\()/gi)).toEqual([
       ["x"],
-      ["curl", "/dev/tcp/", "iex"],
+      ["curl", "/dev/tcp/", "iex(", "iex (", "iex\n("],
     ]);
   });
   it("a branch without literals leaves the alternation unconstrained", () => {
@@ -112,7 +116,7 @@ describe("requiredLiterals reads the literals a match must hold", () => {
   });
   it("\\s reads as a space or a line feed, the only whitespace of the matching form", () => {
     expect(requiredLiterals(/\brm\s-rf\b/gi)).toEqual([["rm -rf", "rm\n-rf"]]);
-    expect(requiredLiterals(/\ba\s?b\s+c/gi)).toEqual([["a"], ["b ", "b\n"], ["c"]]);
+    expect(requiredLiterals(/\ba\s?b\s+c/gi)).toEqual([["ab", "a b", "a\nb"], [" ", "\n"], ["c"]]);
   });
 
   it("normalisation never leaves a whitespace character other than a space or a line feed", () => {
