@@ -1,5 +1,5 @@
 /**
- * Texts already found clean within one scan. Real listings repeat their texts: every
+ * Texts already found clean within one scan. Real listings repeat their schema texts: every
  * GitHub tool describes `owner`, `repo` and `page` the same way, so a scan of a whole
  * listing reads each distinct text once. Only a clean result whose reading did not depend
  * on the tool's own name is kept (see `ownNameSkipCount` in shadowing.ts), keyed by where
@@ -25,11 +25,26 @@ export class CleanTexts {
   private readonly kinds = new Map<string, number>();
 
   has(kind: TextSite["kind"], text: string): boolean {
-    return ((this.kinds.get(text) ?? 0) & KIND_BIT[kind]) !== 0;
+    return (this.kindsOf(text) & KIND_BIT[kind]) !== 0;
   }
 
   add(kind: TextSite["kind"], text: string): void {
-    this.kinds.set(text, (this.kinds.get(text) ?? 0) | KIND_BIT[kind]);
+    this.addKinds(text, this.kindsOf(text), kind);
+  }
+
+  /** The kinds `text` was found clean in, as bits (0 for none): read once, then {@link addKinds}. */
+  kindsOf(text: string): number {
+    return this.kinds.get(text) ?? 0;
+  }
+
+  /** {@link add} for a text whose {@link kindsOf} is already known: one map write, no read. */
+  addKinds(text: string, known: number, kind: TextSite["kind"]): void {
+    this.kinds.set(text, known | KIND_BIT[kind]);
+  }
+
+  /** The bit of `kind` in {@link kindsOf}. */
+  static bitOf(kind: TextSite["kind"]): number {
+    return KIND_BIT[kind];
   }
 }
 

@@ -4,7 +4,7 @@
  * families (invisible, fenced, encoded) run on the original text.
  */
 import { foldCase } from "./case-fold.js";
-import type { CleanTexts } from "./clean-texts.js";
+import { CleanTexts } from "./clean-texts.js";
 import { detectCommands } from "./commands.js";
 import { detectConcealment } from "./concealment.js";
 import { detectEncoded } from "./encoded.js";
@@ -195,10 +195,12 @@ export function detectAll(text: string, site: TextSite, gate = true): InjectionF
  * not depend on the tool's own name (the one input besides the text and its kind).
  */
 export function detectAllOnce(text: string, site: TextSite, clean: CleanTexts): InjectionFinding[] {
-  if (clean.has(site.kind, text)) return [];
+  const known = clean.kindsOf(text);
+  if ((known & CleanTexts.bitOf(site.kind)) !== 0) return [];
   const skipsBefore = ownNameSkipCount();
   const found = detectAll(text, site);
-  if (found.length === 0 && ownNameSkipCount() === skipsBefore) clean.add(site.kind, text);
+  if (found.length === 0 && ownNameSkipCount() === skipsBefore)
+    clean.addKinds(text, known, site.kind);
   return found;
 }
 

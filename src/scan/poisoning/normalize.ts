@@ -289,10 +289,41 @@ class AsciiNormalized implements NormalizedText {
   }
 }
 
+/**
+ * True when every character past ASCII in `original` is one the general path keeps as it
+ * is (a dash, an emoji, an accented letter NFKC leaves alone, no look-alike, mark, space or
+ * invisible character) and there is no escape: the ASCII path then gives the same text.
+ * Bounded like {@link asciiMatchingForm}: past its budget the general path is cheaper.
+ */
+function onlyKeptBeyondAscii(original: string): boolean {
+  const budget = (original.length >>> 7) + 16;
+  let found = 0;
+  NOT_PLAIN_ASCII_ALL.lastIndex = 0;
+  for (
+    let m = NOT_PLAIN_ASCII_ALL.exec(original);
+    m !== null;
+    m = NOT_PLAIN_ASCII_ALL.exec(original)
+  ) {
+    if (++found > budget) return false;
+    const cp = original.codePointAt(m.index)!;
+    if (!keptAsIs(cp)) return false;
+    if (cp > 0xffff) NOT_PLAIN_ASCII_ALL.lastIndex = m.index + 2;
+  }
+  return true;
+}
+const NOT_PLAIN_ASCII_ALL = /[^\0-\x1a\x1c-\x7f]/g;
+
+/** Whether the general path writes code point `cp` (past ASCII) as it is, in its own width. */
+function keptAsIs(cp: number): boolean {
+  if (cp === 0x1b || cp <= 0x9f || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+  if (isSpaceCodePoint(cp) || isInvisibleCodePoint(cp)) return false;
+  return foldCodePoint(cp) === String.fromCodePoint(cp);
+}
+
 /** Build the matching form of `original` with its offset map. Linear in the text length. */
 export function normalizeText(original: string): NormalizedText {
   if (isAlreadyNormal(original)) return { text: original, identity: true, from: EMPTY, to: EMPTY };
-  if (!NOT_PLAIN_ASCII.test(original)) {
+  if (!NOT_PLAIN_ASCII.test(original) || onlyKeptBeyondAscii(original)) {
     const text = asciiMatchingForm(original);
     if (text !== undefined) return new AsciiNormalized(text, original);
   }

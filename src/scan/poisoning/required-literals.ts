@@ -1,13 +1,16 @@
 /**
  * The literals every match of a regular expression must contain, read off its source:
- * a conjunction of clauses, each a set of alternatives. `\bsilently (?:forward|send)`
- * needs "silently " and one of "forward" / "send". Any construct the reader does not
- * understand (classes, lookarounds, optional parts) adds no clause, so the result is
- * always a necessary condition, never more. The literal gate (literal-gate.ts) uses it.
+ * a conjunction of clauses, each a set of alternatives. `\bsilently\b[^\n]{0,9}(?:forward|send)`
+ * needs "silently" and one of "forward" / "send"; a small optional or alternative part
+ * inside a run of plain text is spelled out (`all (?:available )?tools` needs "all tools"
+ * or "all available tools"), and a class of a few plain characters is a clause of them.
+ * Any construct the reader does not understand (wide classes, lookarounds, repeated
+ * groups) adds no clause, so the result is always a necessary condition, never more. The
+ * literal gate (literal-gate.ts) uses it.
  *
  * `\s` is read as a space or a line feed: the gate only reads texts in matching form
  * (normalize.ts), whose only whitespace characters are those two (a test checks it).
- * Literals are lower case; the gate folds ASCII case like the `i` flag.
+ * Literals are lower case, like the lower-case twin the gate reads (case-fold.ts).
  */
 
 /** A conjunction of clauses; each clause is satisfied by any one of its literals (lower case). */
@@ -337,7 +340,7 @@ function clausesOfSequence(items: Item[]): string[][] {
  * @example
  * ```ts
  * import { requiredLiterals } from "./required-literals.js";
- * console.log(requiredLiterals(/\bsilently (?:forward|send)\b/gi)); // [["silently "], ["forward", "send"]]
+ * console.log(requiredLiterals(/\bsilently (?:forward|send)\b/gi)); // [["silently forward", "silently send"]]
  * ```
  */
 export function requiredLiterals(pattern: RegExp): LiteralClauses {

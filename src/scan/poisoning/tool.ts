@@ -291,7 +291,10 @@ class ToolWalk {
     // word was already skipped by the walk (only the top texts still need the check).
     if (typeof where === "string" && !worthScanning(text)) return;
     const found =
-      this.clean === undefined ? detectAll(text, site) : detectAllOnce(text, site, this.clean);
+      // Schema texts repeat across a listing's tools; a tool's own description hardly ever.
+      this.clean === undefined || kind === "description"
+        ? detectAll(text, site)
+        : detectAllOnce(text, site, this.clean);
     if (found.length === 0) return;
     // Most texts are clean: their pointer is only spelled out when a finding needs it.
     const pointer = typeof where === "string" ? where : pointerOf(where);

@@ -60,6 +60,25 @@ describe("normalizeText's already-normal check", () => {
 describe("normalizeText's ASCII path", () => {
   const piece = fc.oneof(
     fc.stringMatching(/^[!-~]{0,6}$/),
+    // Past ASCII: characters normalisation keeps (dash, emoji, accented letter, CJK) and
+    // ones it changes or drops (look-alike, full-width, mark, invisible, space, lone surrogate).
+    fc.constantFrom(
+      "–",
+      "🎉",
+      "é",
+      "東京",
+      "й",
+      "о",
+      "Ｉ",
+      "e\u0301",
+      "\u200b",
+      "\u00a0",
+      "\ud800",
+      "\u009b[1m",
+      "ﬁ",
+      "™",
+    ),
+    fc.string({ unit: "binary", maxLength: 2 }),
     fc.constantFrom(
       " ",
       "\n",
