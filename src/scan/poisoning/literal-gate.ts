@@ -330,6 +330,7 @@ export class LiteralsIn {
     for (let k = 0; k < a.free.length; k++) a.allowed[a.free[k]!] = mark;
     this.allowedCount = a.free.length;
     const step = a.step;
+    const stateSeen = a.stateSeen;
     const classes = a.classes;
     let row = ROOT * classes;
     let sawNonAscii = false;
@@ -337,15 +338,22 @@ export class LiteralsIn {
     let afterSpace = false;
     for (let k = 0; k < text.length; k++) {
       const c = text.charCodeAt(k);
-      if (c > 0x20 && c < 0x7f) afterSpace = false;
-      else if ((c === 0x20 || c === 0x0a) && !afterSpace) afterSpace = true;
-      else {
-        normal = false;
-        if (stopUnlessNormal) break;
+      let cls: number;
+      if (c > 0x20 && c < 0x7f) {
+        afterSpace = false;
+        cls = CLASS_OF[c]!;
+      } else {
+        if ((c === 0x20 || c === 0x0a) && !afterSpace) afterSpace = true;
+        else {
+          normal = false;
+          if (stopUnlessNormal) break;
+        }
+        if (c < 128) cls = CLASS_OF[c]!;
+        else {
+          cls = 0;
+          sawNonAscii = true;
+        }
       }
-      let cls = 0;
-      if (c < 128) cls = CLASS_OF[c]!;
-      else sawNonAscii = true;
       let move = step[row + cls]!;
       if (move > 0) {
         row = move;
@@ -356,7 +364,7 @@ export class LiteralsIn {
       else {
         const state = ~move;
         row = state * classes;
-        if (a.stateSeen[state] !== mark) this.reach(state);
+        if (stateSeen[state] !== mark) this.reach(state);
       }
     }
     this.alreadyNormal = normal;
