@@ -1,6 +1,6 @@
 import picomatch from "picomatch";
 import { ScanPolicyError } from "./errors.js";
-import { readFile } from "./files.js";
+import { ASYNC_FILES } from "./files.js";
 import { freezePolicy, resolvePolicy, type SecurityPolicy } from "./policy.js";
 
 const TOP_KEYS = new Set([
@@ -135,7 +135,7 @@ function section(
 export async function loadPolicyFile(path: string): Promise<SecurityPolicy> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = await ASYNC_FILES.readFile(path);
   } catch (err) {
     throw new ScanPolicyError(
       "SCAN_POLICY_INVALID",

@@ -1,5 +1,5 @@
 import { ScanSuppressionsError } from "./errors.js";
-import { readFile } from "./files.js";
+import { ASYNC_FILES } from "./files.js";
 import { RULES } from "./rules/catalog.js";
 import type { RuleCode, Suppression } from "./types.js";
 
@@ -95,7 +95,7 @@ export function isExpired(s: Suppression, now: Date): boolean {
 export async function loadSuppressions(path: string): Promise<Suppression[]> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = await ASYNC_FILES.readFile(path);
   } catch (err) {
     throw new ScanSuppressionsError(
       `${path}: suppressions file cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`,

@@ -81,7 +81,8 @@ async function runScanTools(path: string, flags: ScanToolsFlags): Promise<number
           }
         }
       : undefined;
-    set = await scan.loadToolDefs(path, { onFile: progress });
+    // A one-shot process: blocking reads are faster and nothing else waits on the loop.
+    set = await scan.loadToolDefs(path, { onFile: progress, blocking: true });
   } catch (err) {
     if (!(err instanceof scan.ScanInputError)) throw err;
     // Unusable input still yields a report in the chosen format, with exit code 2.
