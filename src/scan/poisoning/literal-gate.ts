@@ -18,7 +18,14 @@
  */
 
 import { foldCase } from "./case-fold.js";
-import { GATE_CLAUSES } from "./gate-clauses.js";
+import {
+  buildGateTables,
+  type PackedGateTables,
+  packGateTables,
+  ROOT,
+  unpackGateTables,
+} from "./gate-automaton.js";
+import { GATE_CLAUSES, GATE_TABLES, TABLE_KEYS } from "./gate-clauses.js";
 import { type LiteralClauses, requiredLiterals } from "./required-literals.js";
 
 /**
@@ -45,15 +52,6 @@ function selective(clauses: LiteralClauses): LiteralClauses {
  */
 export function gateClauses(pattern: RegExp): LiteralClauses {
   return selective(requiredLiterals(pattern));
-}
-
-/**
- * Where {@link gateClauses} would be read from: the precomputed table when it holds the
- * pattern's exact source and flags (a cold start then skips reading ~50 pattern sources),
- * the pattern itself otherwise.
- */
-function clausesFor(pattern: RegExp): LiteralClauses {
-  return GATE_CLAUSES.get(`${pattern.flags}/${pattern.source}`) ?? gateClauses(pattern);
 }
 
 /** The registered patterns, in registration order (for the gate-clauses.ts test). */
@@ -127,18 +125,36 @@ export function gatePatterns(patterns: readonly RegExp[]): void {
   automaton = undefined;
 }
 
-function build(): Automaton {
-  for (const pattern of pending.splice(0)) known.push(pattern);
+/** The clause structure of the registered patterns: what the automaton is built from. */
+interface Structure {
+  ids: Map<RegExp, number>;
+  literals: string[];
+  /** For each clause, its literals' ids; for each clause, its pattern; per pattern, its clause count. */
+  clauseLiterals: number[][];
+  patternOf: number[];
+  clauseCount: number[];
+  /** Whether each registered pattern took its clauses from gate-clauses.ts, in its row order. */
+  fromTable: boolean;
+}
+
+function structureOf(patterns: readonly RegExp[], live: boolean): Structure {
   const literalIds = new Map<string, number>();
   const clauseLiterals: number[][] = [];
   const patternOf: number[] = [];
   const ids = new Map<RegExp, number>();
   const clauseCount: number[] = [];
-  for (const pattern of known) {
-    if (ids.has(pattern)) continue;
+  let fromTable = !live && patterns.length === TABLE_KEYS.length;
+  for (const pattern of patterns) {
+    if (ids.has(pattern)) {
+      fromTable = false;
+      continue;
+    }
     const pid = clauseCount.length;
     ids.set(pattern, pid);
-    const clauses = clausesFor(pattern).map((clause) => clause.map(foldCase));
+    const key = `${pattern.flags}/${pattern.source}`;
+    if (TABLE_KEYS[pid] !== key) fromTable = false;
+    const read = live ? undefined : GATE_CLAUSES.get(key);
+    const clauses = (read ?? gateClauses(pattern)).map((clause) => clause.map(foldCase));
     clauseCount.push(clauses.length);
     for (const clause of clauses) {
       const literals = clause.map((literal) => {
@@ -153,127 +169,87 @@ function build(): Automaton {
       clauseLiterals.push(literals);
     }
   }
-  const literalText = [...literalIds.keys()];
-  const clausesOf: number[][] = Array.from({ length: literalIds.size }, () => []);
-  clauseLiterals.forEach((literals, clause) => {
+  return {
+    ids,
+    literals: [...literalIds.keys()],
+    clauseLiterals,
+    patternOf,
+    clauseCount,
+    fromTable,
+  };
+}
+
+/** Literal ids holding a character past ASCII (looked up apart, never in the automaton). */
+function nonAsciiIds(literals: readonly string[]): number[] {
+  const ids: number[] = [];
+  literals.forEach((literal, id) => {
+    for (let k = 0; k < literal.length; k++) {
+      if (literal.charCodeAt(k) >= 128) {
+        ids.push(id);
+        return;
+      }
+    }
+  });
+  return ids;
+}
+
+function clausesOfLiterals(structure: Structure): number[][] {
+  const clausesOf: number[][] = Array.from({ length: structure.literals.length }, () => []);
+  structure.clauseLiterals.forEach((literals, clause) => {
     for (const id of literals) clausesOf[id]!.push(clause);
   });
-  // Alphabet: every ASCII character some literal uses gets its own class.
-  CLASS_OF.fill(0);
-  let classes = 1;
-  const nonAscii: number[] = [];
-  for (const [literal, id] of literalIds) {
-    let ascii = true;
-    for (let k = 0; k < literal.length; k++) {
-      const c = literal.charCodeAt(k);
-      if (c >= 128) ascii = false;
-      else if (CLASS_OF[c] === 0) CLASS_OF[c] = classes++;
-    }
-    if (!ascii) nonAscii.push(id);
-  }
-  for (let c = 0x41; c <= 0x5a; c++) CLASS_OF[c] = CLASS_OF[c + 0x20]!;
-  // States are numbered from 1 (the root), so a row (`state * classes`) is never 0 and
-  // a zero slot in `step` means "not known yet": the table needs no fill. While building,
-  // `step` holds the trie: `step[row + class]` is the child's row, 0 for none. Each state
-  // spells one string, so it ends at most one literal.
-  let capacity = 2;
-  for (const literal of literalIds.keys()) capacity += literal.length;
-  // Sized for the most states the literals could need; pages past the states actually
-  // made are never touched.
-  const step = new Int32Array(capacity * classes);
-  const literalAt = new Int32Array(capacity).fill(-1);
-  // Each state's children as a linked list, so the breadth-first pass below visits the
-  // trie's edges rather than every (state, class) slot (a cold start pays for those).
-  const firstChild = new Int32Array(capacity);
-  const nextSibling = new Int32Array(capacity);
-  const edgeClass = new Int32Array(capacity);
-  const nonAsciiIds = new Set(nonAscii);
-  let states = ROOT + 1;
-  for (const [literal, id] of literalIds) {
-    if (nonAsciiIds.has(id)) continue;
-    let state = ROOT;
-    for (let k = 0; k < literal.length; k++) {
-      const cls = CLASS_OF[literal.charCodeAt(k)]!;
-      const slot = state * classes + cls;
-      if (step[slot] === 0) {
-        const child = states++;
-        step[slot] = child * classes;
-        edgeClass[child] = cls;
-        nextSibling[child] = firstChild[state]!;
-        firstChild[state] = child;
-      }
-      state = step[slot]! / classes;
-    }
-    literalAt[state] = id;
-  }
-  // Breadth-first over the trie edges only: suffix links, and for each state the nearest
-  // state on its suffix chain (itself included) that ends a literal. The rest of the
-  // transition table is filled lazily while scanning (see `resolve`), so building stays cheap.
-  const fail = new Int32Array(states).fill(ROOT);
-  const output = new Int32Array(states).fill(-1);
-  const queue = new Int32Array(states);
-  let tail = 0;
-  for (let to = firstChild[ROOT]!; to !== 0; to = nextSibling[to]!) {
-    output[to] = literalAt[to] !== -1 ? to : -1;
-    queue[tail++] = to;
-  }
-  for (let head = 0; head < tail; head++) {
-    const state = queue[head]!;
-    for (let to = firstChild[state]!; to !== 0; to = nextSibling[to]!) {
-      const cls = edgeClass[to]!;
-      let f = fail[state]!;
-      while (f !== ROOT && step[f * classes + cls] === 0) f = fail[f]!;
-      const edge = step[f * classes + cls]!;
-      const viaFail = edge === 0 ? ROOT : edge / classes;
-      fail[to] = viaFail;
-      output[to] = literalAt[to] !== -1 ? to : output[viaFail]!;
-      queue[tail++] = to;
-    }
-  }
-  // The next literal-ending state further down each chain.
-  const outputLink = new Int32Array(states).fill(-1);
-  for (let state = ROOT + 1; state < states; state++) {
-    if (output[state] === state) outputLink[state] = output[fail[state]!]!;
-  }
-  // Trie edges into a state that completes a literal take their final, complemented form.
-  for (let state = ROOT; state < states; state++) {
-    for (let to = firstChild[state]!; to !== 0; to = nextSibling[to]!) {
-      if (output[to] !== -1) step[state * classes + edgeClass[to]!] = ~to;
-    }
-  }
-  // What reaching each such state means, worked out once: the clauses of every literal
-  // it completes, so a hit in the text is one short loop.
-  const hitStart = new Int32Array(states + 1);
-  const hitList: number[] = [];
-  for (let state = 0; state < states; state++) {
-    hitStart[state] = hitList.length;
-    if (state < ROOT || output[state] === -1) continue;
-    const clauses = new Set<number>();
-    for (let o = output[state]!; o !== -1; o = outputLink[o]!) {
-      for (const clause of clausesOf[literalAt[o]!]!) clauses.add(clause);
-    }
-    for (const clause of clauses) hitList.push(clause);
-  }
-  hitStart[states] = hitList.length;
+  return clausesOf;
+}
+
+/**
+ * The packed tables for the patterns registered now, built from their live clauses: what
+ * gate-clauses.ts must hold (its test checks it, and rewrites it with the clauses).
+ *
+ * @example
+ * ```ts
+ * import { liveGateTables } from "./literal-gate.js";
+ * console.log(typeof liveGateTables().edges); // "string"
+ * ```
+ */
+export function liveGateTables(): PackedGateTables {
+  const structure = structureOf(gatedPatterns(), true);
+  const clausesOf = clausesOfLiterals(structure);
+  return packGateTables(
+    buildGateTables(structure.literals, new Set(nonAsciiIds(structure.literals)), clausesOf),
+  );
+}
+
+function build(): Automaton {
+  for (const pattern of pending.splice(0)) known.push(pattern);
+  const structure = structureOf(known, false);
+  const clausesOf = clausesOfLiterals(structure);
+  const nonAscii = nonAsciiIds(structure.literals);
+  // The built-in patterns, registered as gate-clauses.ts lists them, take its packed
+  // tables; anything else builds its own.
+  const tables =
+    (structure.fromTable ? unpackGateTables(GATE_TABLES) : undefined) ??
+    buildGateTables(structure.literals, new Set(nonAscii), clausesOf);
+  CLASS_OF.set(tables.classOf);
+  const { clauseCount, clauseLiterals } = structure;
   return {
-    step,
-    fail,
-    classes,
-    hitStart,
-    hitClauses: new Int32Array(hitList),
-    stateSeen: new Int32Array(states),
+    step: tables.step,
+    fail: tables.fail,
+    classes: tables.classes,
+    hitStart: tables.hitStart,
+    hitClauses: tables.hitClauses,
+    stateSeen: new Int32Array(tables.states),
     clausesOf: clausesOf.map((list) => new Int32Array(list)),
-    patternOf: new Int32Array(patternOf),
+    patternOf: new Int32Array(structure.patternOf),
     clauseCount: new Int32Array(clauseCount),
     free: new Int32Array(clauseCount.flatMap((count, pid) => (count === 0 ? [pid] : []))),
     nonAscii,
-    nonAsciiText: nonAscii.map((id) => literalText[id]!),
-    seen: new Int32Array(literalIds.size),
+    nonAsciiText: nonAscii.map((id) => structure.literals[id]!),
+    seen: new Int32Array(structure.literals.length),
     met: new Int32Array(clauseLiterals.length),
     metCount: new Int32Array(clauseCount.length),
     counted: new Int32Array(clauseCount.length),
     allowed: new Int32Array(clauseCount.length),
-    ids,
+    ids: structure.ids,
     lists: new WeakMap(),
   };
 }
@@ -438,9 +414,6 @@ export class LiteralsIn {
     return this.automaton.allowed[id] === this.stamp;
   }
 }
-
-/** The root state: state numbers start at 1 so that no row is 0 (see `Automaton.step`). */
-const ROOT = 1;
 
 /** Compute, remember and return the encoded transition from `state` on `cls`. */
 function resolve(a: Automaton, state: number, cls: number): number {
