@@ -39,7 +39,8 @@ export interface GateTables {
  * ```ts
  * import { buildGateTables } from "./gate-automaton.js";
  * const tables = buildGateTables(["he", "she"], new Set(), [[0], [1]]);
- * console.log(tables.states); // 6
+ * // The root is state 1 (no row is 0), then h, he, s, sh, she.
+ * console.log(tables.states); // 7
  * ```
  */
 export function buildGateTables(
@@ -167,7 +168,7 @@ const int32Base64 = (values: Int32Array) =>
  * ```ts
  * import { buildGateTables, packGateTables, unpackGateTables } from "./gate-automaton.js";
  * const tables = buildGateTables(["he", "she"], new Set(), [[0], [1]]);
- * console.log(unpackGateTables(packGateTables(tables))?.states); // 6
+ * console.log(unpackGateTables(packGateTables(tables))?.states); // 7
  * ```
  */
 export function packGateTables(tables: GateTables): PackedGateTables {
