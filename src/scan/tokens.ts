@@ -119,3 +119,46 @@ function unicodeTokens(identifier: string): string[] {
   if (start >= 0) flush(n);
   return out;
 }
+
+/**
+ * A quick, exact "no" for "could this identifier hold one of `words`?": false only when
+ * the identifier is all ASCII and no three letters in a row in it spell, in any case,
+ * the first three letters of a word. A word token of an ASCII identifier is a run of
+ * its characters, lower-cased, so a name that fails the filter has no such token and
+ * needs no tokenising; anything past ASCII (which NFKC may turn into ASCII letters)
+ * always passes. Every word must be at least three ASCII lower-case letters long.
+ *
+ * @example
+ * ```ts
+ * import { wordStartFilter } from "./tokens.js";
+ * const mayHold = wordStartFilter(["path", "url"]);
+ * console.log(mayHold("owner"), mayHold("filePath"), mayHold("baseURL")); // false true true
+ * ```
+ */
+export function wordStartFilter(words: Iterable<string>): (identifier: string) => boolean {
+  const starts = new Uint8Array(26 * 26 * 26);
+  for (const w of words) {
+    if (!/^[a-z]{3}/.test(w)) throw new RangeError(`not a lower-case ASCII word: ${w}`);
+    starts[((w.charCodeAt(0) - 97) * 26 + w.charCodeAt(1) - 97) * 26 + w.charCodeAt(2) - 97] = 1;
+  }
+  return (identifier) => {
+    // The last two letters read, as 0..25 (-1 after anything else).
+    let a = -1;
+    let b = -1;
+    for (let i = 0; i < identifier.length; i++) {
+      const code = identifier.charCodeAt(i);
+      if (code >= 128) return true;
+      // Setting the 0x20 bit maps A-Z onto a-z and no other ASCII character onto a-z.
+      const letter = (code | 0x20) - 97;
+      if (letter < 0 || letter > 25) {
+        a = -1;
+        b = -1;
+        continue;
+      }
+      if (a >= 0 && starts[(a * 26 + b) * 26 + letter] === 1) return true;
+      a = b;
+      b = letter;
+    }
+    return false;
+  };
+}

@@ -8,7 +8,7 @@ import {
   type SchemaNode,
   walkSchema,
 } from "../schema-walk.js";
-import { splitWords } from "../tokens.js";
+import { splitWords, wordStartFilter } from "../tokens.js";
 import type { Finding } from "../types.js";
 import { SENSITIVE_ARGUMENT_TOKENS } from "../vocabulary.js";
 
@@ -190,8 +190,12 @@ function propertyFinding(
   });
 }
 
+/** Most property names hold no sensitive word at all: those are not tokenised. */
+const MAY_BE_SENSITIVE = wordStartFilter(SENSITIVE_ARGUMENT_TOKENS);
+
 /** Does a property name carry a sensitive word token (path, url, command, ...)? */
 function isSensitive(name: string): boolean {
+  if (!MAY_BE_SENSITIVE(name)) return false;
   for (const t of splitWords(name)) if (SENSITIVE_ARGUMENT_TOKENS.has(t)) return true;
   return false;
 }
