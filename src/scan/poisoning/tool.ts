@@ -5,7 +5,7 @@
  * and never overflows the stack. Whatever the walk cannot reach is reported as an
  * `unscannable-schema` finding: the tool fails closed, it is never passed as clean.
  */
-import type { CleanTexts } from "./clean-texts.js";
+import { CleanTexts } from "./clean-texts.js";
 import { detectAll, detectAllOnce, ONE_WORD_SIGNAL } from "./detect.js";
 import { printableExcerpt } from "./excerpt.js";
 import type { InjectionFinding, TextSite } from "./types.js";
@@ -190,6 +190,8 @@ export function worthScanning(text: string): boolean {
   const n = text.length;
   if (n === 0) return false;
   if (n > PLAIN_WORD_MAX) return true;
+  // The commonest short strings of a schema, its type names, are plain words.
+  if (text === "string" || text === "object" || text === "number" || text === "array") return false;
   let seen = 0;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
@@ -282,6 +284,14 @@ class ToolWalk {
       return;
     }
     this.budget -= text.length;
+    // A schema text found clean earlier in the scan needs no site, no detection.
+    const clean = this.clean;
+    if (
+      clean !== undefined &&
+      kind !== "description" &&
+      (clean.kindsOf(text) & CleanTexts.bitOf(kind)) !== 0
+    )
+      return;
     const known = typeof where === "string" ? where : "";
     const site: TextSite =
       this.toolName === undefined
