@@ -5,6 +5,7 @@
  * and never overflows the stack. Whatever the walk cannot reach is reported as an
  * `unscannable-schema` finding: the tool fails closed, it is never passed as clean.
  */
+import { wordStartFilter } from "../tokens.js";
 import { CleanTexts } from "./clean-texts.js";
 import { detectAll, detectAllOnce, ONE_WORD_SIGNAL } from "./detect.js";
 import { printableExcerpt } from "./excerpt.js";
@@ -48,6 +49,8 @@ const CONTEXT_TOKEN =
 /** Cheap pre-check before tokenizing a property name. */
 const MAYBE_CONTEXT_KEY =
   /system|prompt|context|conversation|history|instruction|memory|chat|message|transcript|secret|token|credential|password|env|api|key|ssh|session|cookie/i;
+/** An exact quick "no" before the two checks above (see `wordStartFilter`). */
+const MAY_NAME_CONTEXT = wordStartFilter(CONTEXT_TOKEN.source.slice(4, -2).split("|"));
 /** Property descriptions that ask for a field to be filled quietly or always. */
 const QUIET_FILL =
   /\b(?:always include|always fill|always pass|always send|always set|internal|telemetry|do not (?:show|display|mention)|hidden|automatically (?:filled|populated|included)|required for (?:tracking|analytics|telemetry)|for (?:analytics|tracking|diagnostics))\b/i;
@@ -95,7 +98,7 @@ function tokens(name: string): string[] {
 }
 
 function sideChannelKey(key: string, schema: unknown, frame: Frame): InjectionFinding | undefined {
-  if (!MAYBE_CONTEXT_KEY.test(key)) return undefined;
+  if (!MAY_NAME_CONTEXT(key) || !MAYBE_CONTEXT_KEY.test(key)) return undefined;
   const parts = tokens(key);
   if (!parts.some((t) => CONTEXT_TOKEN.test(t))) return undefined;
   const wrapped = /^_.*_$/.test(key) || key.startsWith("__");
@@ -152,7 +155,8 @@ export function detectInjectionInTool(tool: unknown): InjectionFinding[] {
  *
  * @example
  * ```ts
- * import { CleanTexts } from "./clean-texts.js";
+ * import { wordStartFilter } from "../tokens.js";
+import { CleanTexts } from "./clean-texts.js";
  * import { detectInjectionInScan } from "./tool.js";
  * const clean = new CleanTexts();
  * const owner = { type: "string", description: "Repository owner" };
