@@ -58,21 +58,25 @@ export const ONE_WORD_SIGNAL =
 /** Deepest level of decode-and-rescan for encoded text. */
 const MAX_DECODE_DEPTH = 2;
 
-interface Collected {
-  normalized: RawHit[];
-  original: RawHit[];
-  norm: NormalizedText;
-}
-
 /** The matching form of a text that already is one. */
 function asItsOwnForm(text: string): NormalizedText {
   return { text, identity: true, from: NO_OFFSETS, to: NO_OFFSETS };
 }
 const NO_OFFSETS = new Int32Array(0);
 
-function collect(text: string, site: TextSite, depth: number, gate: boolean): Collected {
-  const original: RawHit[] = [];
-  const normalized: RawHit[] = [];
+/**
+ * Every signal family over `text`: hits on its matching form go to `normalized`, hits on
+ * the text itself to `original`. Returns the matching form, or undefined when the text is
+ * its own matching form (most texts: nothing to allocate for them).
+ */
+function collect(
+  text: string,
+  site: TextSite,
+  depth: number,
+  gate: boolean,
+  normalized: RawHit[],
+  original: RawHit[],
+): NormalizedText | undefined {
   // The literal gate skips every phrase pattern whose required words are absent, and
   // every family at once when no pattern at all can match (most texts). Its pass over the
   // text also says whether the text is already in matching form (most tool texts are):
@@ -80,13 +84,13 @@ function collect(text: string, site: TextSite, depth: number, gate: boolean): Co
   // the first character that says not, and the text is normalised and gated in the
   // lower-case twin the phrase patterns read.
   let literals = gate ? LiteralsIn.ofAlreadyNormal(text) : undefined;
-  let norm: NormalizedText;
-  if (literals !== undefined) norm = asItsOwnForm(text);
-  else {
+  let norm: NormalizedText | undefined;
+  if (literals === undefined) {
     norm = normalizeText(text);
-    if (gate) literals = new LiteralsIn(foldCase(norm.text));
+    if (norm.identity) norm = undefined;
+    else if (gate) literals = new LiteralsIn(foldCase(norm.text));
   }
-  const t = norm.text;
+  const t = norm === undefined ? text : norm.text;
   if (literals === undefined || literals.allowsAny()) {
     // Phrase patterns are lower case and run on the lower-case twin (case-fold.ts); the
     // banner check and tool names quoted in a finding read the text's own case.
@@ -103,15 +107,17 @@ function collect(text: string, site: TextSite, depth: number, gate: boolean): Co
   }
   // Matching form unchanged means printable ASCII with single spaces and line feeds:
   // nothing invisible or control to look for.
-  if (!norm.identity) detectInvisible(text, original, site, depth, gate);
+  if (norm !== undefined) detectInvisible(text, original, site, depth, gate);
   detectFenced(text, original);
   if (depth < MAX_DECODE_DEPTH) detectEncoded(text, original, site, depth, gate);
-  return { normalized, original, norm };
+  return norm;
 }
 
 /** The signals a decoded or hidden text carries (used by the encoded and tag-character checks). */
 export function signalsOf(text: string, site: TextSite, depth: number, gate: boolean): string[] {
-  const { normalized, original } = collect(text, site, depth, gate);
+  const normalized: RawHit[] = [];
+  const original: RawHit[] = [];
+  collect(text, site, depth, gate, normalized, original);
   return [...new Set([...normalized, ...original].map((h) => h.signal))];
 }
 
@@ -161,8 +167,11 @@ function readSite(site: TextSite): TextSite {
 /** {@link detectInjection} without the plain-token shortcut (tests compare the two). */
 export function detectAll(text: string, site: TextSite, gate = true): InjectionFinding[] {
   const scanned = text.length > MAX_TEXT_LENGTH ? text.slice(0, MAX_TEXT_LENGTH) : text;
-  const { normalized, original, norm } = collect(scanned, site, 0, gate);
+  const normalized: RawHit[] = [];
+  const original: RawHit[] = [];
+  const matching = collect(scanned, site, 0, gate, normalized, original);
   if (normalized.length === 0 && original.length === 0 && text.length <= MAX_TEXT_LENGTH) return [];
+  const norm = matching ?? asItsOwnForm(scanned);
   const mapped: RawHit[] = normalized.map((hit) => ({
     ...hit,
     ...originalSpan(norm, hit.start, hit.end),
