@@ -25,8 +25,20 @@ function globTest(glob: string): (value: string) => boolean {
   const matcher = picomatch(glob, OPTIONS);
   const { regex, posix } = matcher("", true);
   if (posix || regex.global || regex.sticky) return (value) => matcher(value);
+  if (glob === "**") {
+    // "**" (every preset allows it): its regex refuses only a "." or ".." path segment
+    // and a line break; a plain name without either is a match without running it.
+    return (value) =>
+      value !== "" && (value === glob || (PLAIN_NAME.test(value) ? true : regex.test(value)));
+  }
   return (value) => value !== "" && (value === glob || regex.test(value));
 }
+
+/**
+ * A name "**" always matches: no `/`, no line terminator, and not "." or "..". Held to
+ * picomatch's own regex by a property test (test/scan/fast-paths.test.ts).
+ */
+export const PLAIN_NAME = /^(?!\.{1,2}$)[^/\n\r\u2028\u2029]+$/;
 
 /** The globs of one list, each with the judgement a match gives (built once, shared). */
 class GlobList<V> {
