@@ -32,7 +32,8 @@ import { type LiteralClauses, requiredLiterals } from "./required-literals.js";
  * A literal that occurs in almost every text: a letter or two ("a", "to", "in") or common
  * punctuation. A clause holding one says little and would make the scan stop at every
  * other character. Rare symbols ("@", "![", "%") stay: they are what keeps "send to ..."
- * from running the exfiltration pattern when no address follows.
+ * from running the exfiltration pattern when no address follows. Quotes stay too: tool
+ * texts seldom quote, and a quote is what "say '...'" and "change X to '...'" need.
  */
 const COMMON = /^(?:[a-z ]{1,2}|[.,:;()/-])$/;
 

@@ -2,8 +2,8 @@
  * The matching form of a text: NFKC, common Latin look-alikes folded (Cyrillic `о` reads
  * as `o`), invisible and control characters removed, ANSI escape sequences removed,
  * whitespace runs collapsed to one space (a run holding a line break becomes one line
- * break). Case is kept; the phrase patterns fold case themselves (`i` flag) so that the
- * all-caps banner check can still see capitals.
+ * break). Case is kept: the phrase patterns read a lower-case twin (case-fold.ts), and the
+ * all-caps banner check still sees the capitals.
  *
  * Every unit of the matching text remembers the original span it came from, so findings
  * are reported on the text the caller passed in.
