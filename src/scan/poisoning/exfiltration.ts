@@ -152,7 +152,8 @@ export function detectExfiltration(text: string, hits: RawHit[], literals?: Lite
   runRules(EXFILTRATION_RULES, text, hits, literals);
 }
 
-const SCHEMA_SIDE_CHANNEL_RULES: readonly PhraseRule[] = [
+/** Phrase rules for schema texts only (exported for the pattern lint tests). */
+export const SCHEMA_SIDE_CHANNEL_RULES: readonly PhraseRule[] = [
   {
     signal: "side-channel-parameter",
     pattern: CONTENTS_OF_SECRET,

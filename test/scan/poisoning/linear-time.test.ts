@@ -6,29 +6,12 @@
  * to completion and their findings stay capped.
  */
 import { describe, expect, it } from "vitest";
-import { COMMAND_RULES } from "../../../src/scan/poisoning/commands.js";
-import { CONCEALMENT_RULES } from "../../../src/scan/poisoning/concealment.js";
 import { nextCandidate } from "../../../src/scan/poisoning/encoded.js";
-import {
-  EXFILTRATION_RULES,
-  SIDE_CHANNEL_RULES,
-} from "../../../src/scan/poisoning/exfiltration.js";
 import { detectInjection, MAX_FINDINGS_PER_TEXT } from "../../../src/scan/poisoning/index.js";
-import { MANIPULATION_RULES } from "../../../src/scan/poisoning/manipulation.js";
-import { BANNER_PATTERNS, OVERRIDE_RULES } from "../../../src/scan/poisoning/override.js";
-import { SHADOWING_PATTERNS, TAMPERING_RULES } from "../../../src/scan/poisoning/shadowing.js";
-import { SIDE_EFFECT_RULES } from "../../../src/scan/poisoning/side-effects.js";
+import { BANNER_PATTERNS } from "../../../src/scan/poisoning/override.js";
+import { SHADOWING_PATTERNS } from "../../../src/scan/poisoning/shadowing.js";
+import { RULE_PATTERNS } from "./phrase-patterns.js";
 
-const RULE_PATTERNS = [
-  ...COMMAND_RULES,
-  ...CONCEALMENT_RULES,
-  ...EXFILTRATION_RULES,
-  ...SIDE_CHANNEL_RULES,
-  ...MANIPULATION_RULES,
-  ...OVERRIDE_RULES,
-  ...TAMPERING_RULES,
-  ...SIDE_EFFECT_RULES,
-].map((rule) => rule.pattern);
 const PATTERNS = [...RULE_PATTERNS, ...BANNER_PATTERNS, ...SHADOWING_PATTERNS];
 
 /** Violations of the linear-time shape in a pattern source. */
