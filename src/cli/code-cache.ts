@@ -75,11 +75,18 @@ export async function runScanToolsFromCache(argv: string[]): Promise<boolean> {
   if (argv[2] !== "scan-tools") return false;
   const file = join(CLI_DIRECTORY, SCAN_TOOLS_SCRIPT);
   if (!existsSync(file)) return false;
-  const { exports, cache } = load(file, join(CLI_DIRECTORY, SCAN_TOOLS_CACHE));
-  if (process.env.AIRLOCK_DEBUG_CODE_CACHE === "1") {
-    process.stderr.write(`airlock: code cache ${cache}\n`);
+  let loaded: Loaded;
+  try {
+    loaded = load(file, join(CLI_DIRECTORY, SCAN_TOOLS_CACHE));
+  } catch {
+    // A script that does not compile or load (a damaged install): the ES module CLI
+    // runs the command instead. Nothing of the command has run yet.
+    return false;
   }
-  await exports.run(argv);
+  if (process.env.AIRLOCK_DEBUG_CODE_CACHE === "1") {
+    process.stderr.write(`airlock: code cache ${loaded.cache}\n`);
+  }
+  await loaded.exports.run(argv);
   return true;
 }
 

@@ -5,7 +5,15 @@
  * `npm run build` (CI's `npm ci` runs it through `prepare`).
  */
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -107,6 +115,18 @@ describe("the code-cached scan-tools script", () => {
     expect(absent.stderr).toMatch(/^airlock: code cache absent\n/);
     const plain = await run([join(root, "dist", "cli", "bin.js"), ...args]);
     expect(withoutDebug(absent)).toEqual(plain);
+  });
+
+  it("a script that does not load leaves the command to the ES module CLI", async () => {
+    const pkg = join(work, "damaged");
+    cpSync(bundle, join(pkg, "dist", "bundle"), { recursive: true });
+    writeFileSync(join(pkg, "dist", "bundle", "scan-tools.cjs"), "this is not JavaScript {");
+    cpSync(join(root, "package.json"), join(pkg, "package.json"));
+    symlinkSync(join(root, "node_modules"), join(pkg, "node_modules"));
+    const args = ["scan-tools", examples, "--output", "json"];
+    const damaged = await run([join(pkg, "dist", "bundle", "bin.js"), ...args], DEBUG);
+    expect(damaged.stderr).not.toContain("code cache");
+    expect(damaged).toEqual(await run([join(root, "dist", "cli", "bin.js"), ...args]));
   });
 
   it("other commands do not take it", async () => {
