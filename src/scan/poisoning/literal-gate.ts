@@ -20,6 +20,7 @@
 import { foldCase } from "./case-fold.js";
 import {
   buildGateTables,
+  type GateTables,
   type PackedGateTables,
   packGateTables,
   ROOT,
@@ -64,21 +65,8 @@ export function gatedPatterns(): readonly RegExp[] {
 const CLASS_OF = new Uint8Array(128);
 
 interface Automaton {
-  /**
-   * `step[row + class]`, where `row` is `state * classes`: the next state's row, or the
-   * bitwise complement of the next state (negative) when it completes a literal; 0 until
-   * first needed (no row is 0: the root is state 1).
-   */
-  step: Int32Array;
-  /** Suffix links: the state of the longest proper suffix that is also in the trie. */
-  fail: Int32Array;
-  classes: number;
-  /**
-   * For each state that completes literals (itself or down its suffix chain), the clauses
-   * those literals satisfy: `hitClauses[hitStart[state] .. hitStart[state + 1])`.
-   */
-  hitStart: Int32Array;
-  hitClauses: Int32Array;
+  /** The automaton itself (gate-automaton.ts); its scan table is filled in while scanning. */
+  tables: GateTables;
   /** `stateSeen[state] === stamp` once that state's clauses were met in the current text. */
   stateSeen: Int32Array;
   /** For each literal id, the ids of the clauses it satisfies. */
@@ -233,11 +221,7 @@ function build(): Automaton {
   CLASS_OF.set(tables.classOf);
   const { clauseCount, clauseLiterals } = structure;
   return {
-    step: tables.step,
-    fail: tables.fail,
-    classes: tables.classes,
-    hitStart: tables.hitStart,
-    hitClauses: tables.hitClauses,
+    tables,
     stateSeen: new Int32Array(tables.states),
     clausesOf: clausesOf.map((list) => new Int32Array(list)),
     patternOf: new Int32Array(structure.patternOf),
@@ -306,9 +290,8 @@ export class LiteralsIn {
     this.stamp = mark;
     for (let k = 0; k < a.free.length; k++) a.allowed[a.free[k]!] = mark;
     this.allowedCount = a.free.length;
-    const step = a.step;
+    const { step, classes } = a.tables;
     const stateSeen = a.stateSeen;
-    const classes = a.classes;
     let row = ROOT * classes;
     let sawNonAscii = false;
     let normal = true;
@@ -358,8 +341,8 @@ export class LiteralsIn {
   private reach(state: number): void {
     const a = this.automaton;
     a.stateSeen[state] = this.stamp;
-    for (let k = a.hitStart[state]!; k < a.hitStart[state + 1]!; k++)
-      this.meetClause(a.hitClauses[k]!);
+    const { hitStart, hitClauses } = a.tables;
+    for (let k = hitStart[state]!; k < hitStart[state + 1]!; k++) this.meetClause(hitClauses[k]!);
   }
 
   /** Literal `id` occurs: its clauses are met. */
@@ -418,12 +401,13 @@ export class LiteralsIn {
 
 /** Compute, remember and return the encoded transition from `state` on `cls`. */
 function resolve(a: Automaton, state: number, cls: number): number {
-  const slot = state * a.classes + cls;
-  const known = a.step[slot]!;
+  const { step, classes, fail } = a.tables;
+  const slot = state * classes + cls;
+  const known = step[slot]!;
   if (known !== 0) return known;
   // No trie edge: where the suffix link goes on `cls` (from the root, the root).
-  const encoded = state === ROOT ? ROOT * a.classes : resolve(a, a.fail[state]!, cls);
-  a.step[slot] = encoded;
+  const encoded = state === ROOT ? ROOT * classes : resolve(a, fail[state]!, cls);
+  step[slot] = encoded;
   return encoded;
 }
 
