@@ -26,8 +26,8 @@ import {
   ROOT,
   unpackGateTables,
 } from "./gate-automaton.js";
-import { GATE_CLAUSES, GATE_TABLES, TABLE_KEYS } from "./gate-clauses.js";
-import { type LiteralClauses, requiredLiterals } from "./required-literals.js";
+import { GATE_CLAUSES, GATE_TABLES, type GateReading, TABLE_KEYS } from "./gate-clauses.js";
+import { type LiteralClauses, leadingLiterals, requiredLiterals } from "./required-literals.js";
 
 /**
  * A literal that occurs in almost every text: a letter or two ("a", "to", "in") or common
@@ -48,12 +48,26 @@ function selective(clauses: LiteralClauses): LiteralClauses {
 }
 
 /**
- * The clauses the gate checks for `pattern`: read off its source (required-literals.ts)
- * and kept only where selective. Exported for the test that keeps gate-clauses.ts, the
- * same result precomputed for the built-in patterns, in step with the patterns.
+ * What the gate reads off `pattern`: its clauses (required-literals.ts, kept only where
+ * selective) and which of them holds the literals every match starts with (`leading`,
+ * -1 for none): the gate remembers where that clause is first met, and a scan starts
+ * there. Exported for the test that keeps gate-clauses.ts, the same result precomputed
+ * for the built-in patterns, in step with the patterns.
  */
-export function gateClauses(pattern: RegExp): LiteralClauses {
-  return selective(requiredLiterals(pattern));
+export function gateReading(pattern: RegExp): GateReading {
+  const clauses = [...selective(requiredLiterals(pattern))];
+  const lead = leadingLiterals(pattern);
+  if (lead === undefined || lead.some((literal) => COMMON.test(literal))) {
+    return { clauses, leading: -1 };
+  }
+  const same = JSON.stringify([...lead].sort());
+  let leading = clauses.findIndex((clause) => JSON.stringify([...clause].sort()) === same);
+  if (leading === -1) {
+    // A clause like any other: every match holds one of them, so the gate stays sound.
+    clauses.push(lead);
+    leading = clauses.length - 1;
+  }
+  return { clauses, leading };
 }
 
 /** The registered patterns, in registration order (for the gate-clauses.ts test). */
@@ -82,6 +96,12 @@ interface Automaton {
   nonAsciiText: string[];
   /** `seen[id] === stamp` when literal `id` occurs in the text scanned under `stamp`. */
   seen: Int32Array;
+  /** Per pattern, the clause every match starts with a literal of, or -1 (see `gateReading`). */
+  leadingClause: Int32Array;
+  /** Per clause, its longest literal. */
+  longest: Int32Array;
+  /** Where a clause was first met in the current text: the index of its literal's last unit. */
+  firstEnd: Int32Array;
   /** `met[clause] === stamp` when a literal of the clause occurs in that text. */
   met: Int32Array;
   /** Clauses of a pattern met in the text of `counted[pattern]`. */
@@ -122,6 +142,8 @@ interface Structure {
   clauseLiterals: number[][];
   patternOf: number[];
   clauseCount: number[];
+  /** Per pattern, the clause holding the literals every match starts with, or -1. */
+  leadingClause: number[];
   /** Whether each registered pattern took its clauses from gate-clauses.ts, in its row order. */
   fromTable: boolean;
 }
@@ -132,6 +154,7 @@ function structureOf(patterns: readonly RegExp[], live: boolean): Structure {
   const patternOf: number[] = [];
   const ids = new Map<RegExp, number>();
   const clauseCount: number[] = [];
+  const leadingClause: number[] = [];
   let fromTable = !live && patterns.length === TABLE_KEYS.length;
   for (const pattern of patterns) {
     if (ids.has(pattern)) {
@@ -142,9 +165,10 @@ function structureOf(patterns: readonly RegExp[], live: boolean): Structure {
     ids.set(pattern, pid);
     const key = `${pattern.flags}/${pattern.source}`;
     if (TABLE_KEYS[pid] !== key) fromTable = false;
-    const read = live ? undefined : GATE_CLAUSES.get(key);
-    const clauses = (read ?? gateClauses(pattern)).map((clause) => clause.map(foldCase));
+    const reading = (live ? undefined : GATE_CLAUSES.get(key)) ?? gateReading(pattern);
+    const clauses = reading.clauses.map((clause) => clause.map(foldCase));
     clauseCount.push(clauses.length);
+    leadingClause.push(reading.leading === -1 ? -1 : clauseLiterals.length + reading.leading);
     for (const clause of clauses) {
       const literals = clause.map((literal) => {
         let id = literalIds.get(literal);
@@ -164,6 +188,7 @@ function structureOf(patterns: readonly RegExp[], live: boolean): Structure {
     clauseLiterals,
     patternOf,
     clauseCount,
+    leadingClause,
     fromTable,
   };
 }
@@ -231,6 +256,11 @@ function build(): Automaton {
     nonAsciiText: nonAscii.map((id) => structure.literals[id]!),
     seen: new Int32Array(structure.literals.length),
     met: new Int32Array(clauseLiterals.length),
+    leadingClause: new Int32Array(structure.leadingClause),
+    longest: new Int32Array(
+      clauseLiterals.map((ids) => Math.max(...ids.map((id) => structure.literals[id]!.length))),
+    ),
+    firstEnd: new Int32Array(clauseLiterals.length),
     metCount: new Int32Array(clauseCount.length),
     counted: new Int32Array(clauseCount.length),
     allowed: new Int32Array(clauseCount.length),
@@ -324,7 +354,7 @@ export class LiteralsIn {
       else {
         const state = ~move;
         row = state * classes;
-        if (stateSeen[state] !== mark) this.reach(state);
+        if (stateSeen[state] !== mark) this.reach(state, k);
       }
     }
     this.alreadyNormal = normal;
@@ -332,33 +362,38 @@ export class LiteralsIn {
     if (sawNonAscii) {
       for (let k = 0; k < a.nonAscii.length; k++) {
         const id = a.nonAscii[k]!;
-        if (seen[id] !== mark && text.includes(a.nonAsciiText[k]!)) this.meet(id);
+        if (seen[id] === mark) continue;
+        const at = text.indexOf(a.nonAsciiText[k]!);
+        if (at !== -1) this.meet(id, at + a.nonAsciiText[k]!.length - 1);
       }
     }
   }
 
-  /** The text reached `state`: the clauses of every literal it completes are met. */
-  private reach(state: number): void {
+  /** The text reached `state` at unit `end`: the clauses of every literal it completes are met. */
+  private reach(state: number, end: number): void {
     const a = this.automaton;
     a.stateSeen[state] = this.stamp;
     const { hitStart, hitClauses } = a.tables;
-    for (let k = hitStart[state]!; k < hitStart[state + 1]!; k++) this.meetClause(hitClauses[k]!);
+    for (let k = hitStart[state]!; k < hitStart[state + 1]!; k++) {
+      this.meetClause(hitClauses[k]!, end);
+    }
   }
 
-  /** Literal `id` occurs: its clauses are met. */
-  private meet(id: number): void {
+  /** Literal `id` occurs, ending at unit `end`: its clauses are met. */
+  private meet(id: number, end: number): void {
     const a = this.automaton;
     a.seen[id] = this.stamp;
     const clauses = a.clausesOf[id]!;
-    for (let k = 0; k < clauses.length; k++) this.meetClause(clauses[k]!);
+    for (let k = 0; k < clauses.length; k++) this.meetClause(clauses[k]!, end);
   }
 
-  /** `clause` is met; a pattern with all its clauses met is allowed. */
-  private meetClause(clause: number): void {
+  /** `clause` is met at unit `end` (first met: remembered); a pattern with all its clauses met is allowed. */
+  private meetClause(clause: number, end: number): void {
     const a = this.automaton;
     const mark = this.stamp;
     if (a.met[clause] === mark) return;
     a.met[clause] = mark;
+    a.firstEnd[clause] = end;
     const pid = a.patternOf[clause]!;
     if (a.counted[pid] !== mark) {
       a.counted[pid] = mark;
@@ -368,6 +403,24 @@ export class LiteralsIn {
       a.allowed[pid] = mark;
       this.allowedCount++;
     }
+  }
+
+  /** {@link LiteralsIn.startOf} for a registered pattern (0 for any other). */
+  startFor(pattern: RegExp): number {
+    return this.startOf(this.automaton.ids.get(pattern) ?? -1);
+  }
+
+  /**
+   * Where a match of pattern `id` can start at the earliest: every match starts with a
+   * literal of its leading clause, and none of those ends before the clause was first met.
+   * 0 when the pattern has no leading clause, or this object no longer reads the text.
+   */
+  startOf(id: number): number {
+    if (id < 0 || this.stamp !== stamp || this.automaton !== automaton) return 0;
+    const a = this.automaton;
+    const clause = a.leadingClause[id]!;
+    if (clause < 0 || a.met[clause] !== this.stamp) return 0;
+    return Math.max(0, a.firstEnd[clause]! - a.longest[clause]! + 1);
   }
 
   /** False only when every registered pattern has a clause of literals absent from the text. */

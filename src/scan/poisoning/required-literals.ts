@@ -17,7 +17,8 @@
 export type LiteralClauses = readonly (readonly string[])[];
 
 interface Item {
-  kind: "char" | "space" | "group" | "other";
+  /** `assertion`: zero-width (`\b`, `\B`, `^`, `$`, a lookaround); `other`: anything else unread. */
+  kind: "char" | "space" | "group" | "assertion" | "other";
   /** One character, or a run of plain characters that carries no quantifier. */
   char?: string;
   branches?: Item[][];
@@ -141,10 +142,11 @@ function parse(source: string): Item[][] {
       }
       const branches = alternation();
       i++; // ")"
-      return look ? { kind: "other", min: 1 } : { kind: "group", branches, min: 1 };
+      return look ? { kind: "assertion", min: 1 } : { kind: "group", branches, min: 1 };
     }
     i++;
-    if (c === "." || c === "^" || c === "$") return { kind: "other", min: 1 };
+    if (c === "^" || c === "$") return { kind: "assertion", min: 1 };
+    if (c === ".") return { kind: "other", min: 1 };
     return { kind: "char", char: c, min: 1 };
   };
   const escaped = (): Item => {
@@ -170,6 +172,7 @@ function parse(source: string): Item[][] {
       };
     }
     // Classes (\s \w \d ...), assertions (\b), back-references, \c, \p: no literal.
+    if (e === "b" || e === "B") return { kind: "assertion", min: 1 };
     if (isAlphanumeric(e)) return { kind: "other", min: 1 };
     return { kind: "char", char: e, min: 1 };
   };
@@ -256,7 +259,7 @@ const atMostOnce = (item: Item) => item.once !== false;
  * Every text a group can match when each branch is plain characters and `\s` (at most
  * `MAX_SPELLINGS` of them), or undefined: "(?:this|it)" is "this" or "it".
  */
-function spellingsOf(branches: Item[][]): string[] | undefined {
+function spellingsOf(branches: Item[][], limit = MAX_SPELLINGS): string[] | undefined {
   const out: string[] = [];
   for (const branch of branches) {
     let spellings = [""];
@@ -268,10 +271,10 @@ function spellingsOf(branches: Item[][]): string[] | undefined {
       else return undefined;
       if (item.min < 1) options = ["", ...options];
       spellings = spellings.flatMap((spelling) => options.map((option) => spelling + option));
-      if (spellings.length > MAX_SPELLINGS) return undefined;
+      if (spellings.length > limit) return undefined;
     }
     out.push(...spellings);
-    if (out.length > MAX_SPELLINGS) return undefined;
+    if (out.length > limit) return undefined;
   }
   return out;
 }
@@ -346,4 +349,37 @@ function clausesOfSequence(items: Item[]): string[][] {
 export function requiredLiterals(pattern: RegExp): LiteralClauses {
   if (pattern.unicode || pattern.flags.includes("v")) return [];
   return clausesOfAlternation(parse(pattern.source), true).map(shortestForms);
+}
+
+/** Most leading literals read off a pattern (a long alternation of verbs is common). */
+const MAX_LEADING = 128;
+
+/**
+ * The literals one of which every match of `pattern` starts with (after zero-width
+ * assertions such as `\b`), lower case, or undefined when the pattern does not begin
+ * with plain text: `\b(?:send|post) to` starts with "send" or "post". A scan need not
+ * look for a match before the first place one of them occurs.
+ *
+ * @example
+ * ```ts
+ * import { leadingLiterals } from "./required-literals.js";
+ * console.log(leadingLiterals(/\b(?:send|post)\s(?:it )?to\b/g)); // ["send", "post"]
+ * console.log(leadingLiterals(/[a-z]+@x/g)); // undefined
+ * ```
+ */
+export function leadingLiterals(pattern: RegExp): readonly string[] | undefined {
+  if (pattern.unicode || pattern.flags.includes("v")) return undefined;
+  const out: string[] = [];
+  for (const branch of parse(pattern.source)) {
+    const first = branch.find((item) => item.kind !== "assertion");
+    if (first === undefined || first.min < 1) return undefined;
+    if (first.kind === "char") out.push(first.char!.toLowerCase());
+    else if (first.kind === "group" && atMostOnce(first)) {
+      const spellings = spellingsOf(first.branches!, MAX_LEADING);
+      if (spellings === undefined) return undefined;
+      out.push(...spellings);
+    } else return undefined;
+  }
+  // Not cut to shortest forms: "copy and paste" does not start with "paste".
+  return out.length === 0 || out.includes("") ? undefined : [...new Set(out)];
 }

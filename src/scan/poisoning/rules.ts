@@ -34,7 +34,8 @@ export function runRules(
     const rule = rules[r]!;
     if (ids !== undefined && !literals!.passes(ids[r]!)) continue;
     const pattern = rule.pattern;
-    pattern.lastIndex = 0;
+    // No match starts before the first of the literals every match starts with.
+    pattern.lastIndex = ids === undefined ? 0 : literals!.startOf(ids[r]!);
     let count = 0;
     for (;;) {
       const match = pattern.exec(text);

@@ -13,8 +13,8 @@ import {
 } from "../../../src/scan/poisoning/gate-automaton.js";
 import { GATE_CLAUSES, GATE_TABLES, TABLE_KEYS } from "../../../src/scan/poisoning/gate-clauses.js";
 import {
-  gateClauses,
   gatedPatterns,
+  gateReading,
   liveGateTables,
 } from "../../../src/scan/poisoning/literal-gate.js";
 
@@ -23,7 +23,7 @@ const FILE = new URL("../../../src/scan/poisoning/gate-clauses.ts", import.meta.
 function liveTable(): Map<string, unknown> {
   const table = new Map<string, unknown>();
   for (const pattern of gatedPatterns()) {
-    table.set(`${pattern.flags}/${pattern.source}`, gateClauses(pattern));
+    table.set(`${pattern.flags}/${pattern.source}`, gateReading(pattern));
   }
   return table;
 }
@@ -33,9 +33,10 @@ describe("gate-clauses.ts", () => {
     const live = liveTable();
     if (process.env.AIRLOCK_WRITE_GATE_CLAUSES === "1") {
       const source = readFileSync(FILE, "utf8");
-      const rows = [...live].map(
-        ([key, clauses]) => `  ${JSON.stringify(JSON.stringify([key, clauses]))},`,
-      );
+      const rows = [...live].map(([key, reading]) => {
+        const { clauses, leading } = reading as { clauses: unknown; leading: number };
+        return `  ${JSON.stringify(JSON.stringify([key, clauses, leading]))},`;
+      });
       const start = source.indexOf("[\n", source.indexOf("const ROWS")) + 2;
       const end = source.indexOf("];\n", start);
       let next = `${source.slice(0, start)}${rows.join("\n")}\n${source.slice(end)}`;
