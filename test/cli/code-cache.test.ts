@@ -103,28 +103,30 @@ describe("the code-cached scan-tools script", () => {
     expect(withoutDebug(refused)).toEqual(plain);
   });
 
-  it("a bundle without its cache compiles from source and prints the same", async () => {
-    // A copy of the package with the bundle but no cache, at the same depth.
-    const pkg = join(work, "pkg");
+  /** A copy of the package (its bundle, package.json, node_modules) at the same depth; its bundle directory. */
+  function packageCopy(name: string): string {
+    const pkg = join(work, name);
     cpSync(bundle, join(pkg, "dist", "bundle"), { recursive: true });
-    rmSync(join(pkg, "dist", "bundle", "scan-tools.cache"));
     cpSync(join(root, "package.json"), join(pkg, "package.json"));
     symlinkSync(join(root, "node_modules"), join(pkg, "node_modules"));
+    return join(pkg, "dist", "bundle");
+  }
+
+  it("a bundle without its cache compiles from source and prints the same", async () => {
+    const copy = packageCopy("pkg");
+    rmSync(join(copy, "scan-tools.cache"));
     const args = ["scan-tools", examples, "--output", "json"];
-    const absent = await run([join(pkg, "dist", "bundle", "bin.js"), ...args], DEBUG);
+    const absent = await run([join(copy, "bin.js"), ...args], DEBUG);
     expect(absent.stderr).toMatch(/^airlock: code cache absent\n/);
     const plain = await run([join(root, "dist", "cli", "bin.js"), ...args]);
     expect(withoutDebug(absent)).toEqual(plain);
   });
 
   it("a script that does not load leaves the command to the ES module CLI", async () => {
-    const pkg = join(work, "damaged");
-    cpSync(bundle, join(pkg, "dist", "bundle"), { recursive: true });
-    writeFileSync(join(pkg, "dist", "bundle", "scan-tools.cjs"), "this is not JavaScript {");
-    cpSync(join(root, "package.json"), join(pkg, "package.json"));
-    symlinkSync(join(root, "node_modules"), join(pkg, "node_modules"));
+    const copy = packageCopy("damaged");
+    writeFileSync(join(copy, "scan-tools.cjs"), "this is not JavaScript {");
     const args = ["scan-tools", examples, "--output", "json"];
-    const damaged = await run([join(pkg, "dist", "bundle", "bin.js"), ...args], DEBUG);
+    const damaged = await run([join(copy, "bin.js"), ...args], DEBUG);
     expect(damaged.stderr).not.toContain("code cache");
     expect(damaged).toEqual(await run([join(root, "dist", "cli", "bin.js"), ...args]));
   });
