@@ -4,7 +4,7 @@
  * families (invisible, fenced, encoded) run on the original text.
  */
 import { foldCase } from "./case-fold.js";
-import { CleanTexts } from "./clean-texts.js";
+import type { CleanTexts } from "./clean-texts.js";
 import { detectCommands } from "./commands.js";
 import { detectConcealment } from "./concealment.js";
 import { detectEncoded } from "./encoded.js";
@@ -14,7 +14,7 @@ import { detectFenced } from "./fenced.js";
 import { detectInvisible } from "./invisible.js";
 import { LiteralsIn } from "./literal-gate.js";
 import { detectManipulation } from "./manipulation.js";
-import { type NormalizedText, normalizeText, originalSpan } from "./normalize.js";
+import { asItsOwnForm, type NormalizedText, normalizeText, originalSpan } from "./normalize.js";
 import { detectOverride } from "./override.js";
 import { detectShadowing, detectTampering, ownNameSkipCount } from "./shadowing.js";
 import { detectSideEffects } from "./side-effects.js";
@@ -57,12 +57,6 @@ export const ONE_WORD_SIGNAL =
 
 /** Deepest level of decode-and-rescan for encoded text. */
 const MAX_DECODE_DEPTH = 2;
-
-/** The matching form of a text that already is one. */
-function asItsOwnForm(text: string): NormalizedText {
-  return { text, identity: true, from: NO_OFFSETS, to: NO_OFFSETS };
-}
-const NO_OFFSETS = new Int32Array(0);
 
 /**
  * Every signal family over `text`: hits on its matching form go to `normalized`, hits on
@@ -199,17 +193,22 @@ export function detectAll(text: string, site: TextSite, gate = true): InjectionF
 }
 
 /**
- * {@link detectAll} for a text of a scan that may have read the same text before: a text
- * in `clean` is not read again, and a text found clean is added to it when its reading did
- * not depend on the tool's own name (the one input besides the text and its kind).
+ * {@link detectAll} for a text of a scan that keeps clean texts (clean-texts.ts): a text
+ * found clean is added to `clean` when its reading did not depend on the tool's own name
+ * (the one input besides the text and its kind). `known` is what `clean` already holds for
+ * the text, read by the caller when it checked whether to read the text at all.
  */
-export function detectAllOnce(text: string, site: TextSite, clean: CleanTexts): InjectionFinding[] {
-  const known = clean.kindsOf(text);
-  if ((known & CleanTexts.bitOf(site.kind)) !== 0) return [];
+export function detectAllRemembering(
+  text: string,
+  site: TextSite,
+  clean: CleanTexts,
+  known: number,
+): InjectionFinding[] {
   const skipsBefore = ownNameSkipCount();
   const found = detectAll(text, site);
-  if (found.length === 0 && ownNameSkipCount() === skipsBefore)
+  if (found.length === 0 && ownNameSkipCount() === skipsBefore) {
     clean.addKinds(text, known, site.kind);
+  }
   return found;
 }
 

@@ -311,7 +311,7 @@ function onlyKeptBeyondAscii(original: string): boolean {
   }
   return true;
 }
-const NOT_PLAIN_ASCII_ALL = /[^\0-\x1a\x1c-\x7f]/g;
+const NOT_PLAIN_ASCII_ALL = new RegExp(NOT_PLAIN_ASCII.source, "g");
 
 /** Whether the general path writes code point `cp` (past ASCII) as it is, in its own width. */
 function keptAsIs(cp: number): boolean {
@@ -320,9 +320,22 @@ function keptAsIs(cp: number): boolean {
   return foldCodePoint(cp) === String.fromCodePoint(cp);
 }
 
+/**
+ * The matching form of a text that already is one: itself, offsets mapping to themselves.
+ *
+ * @example
+ * ```ts
+ * import { asItsOwnForm } from "./normalize.js";
+ * console.log(asItsOwnForm("Reads a file.").identity); // true
+ * ```
+ */
+export function asItsOwnForm(text: string): NormalizedText {
+  return { text, identity: true, from: EMPTY, to: EMPTY };
+}
+
 /** Build the matching form of `original` with its offset map. Linear in the text length. */
 export function normalizeText(original: string): NormalizedText {
-  if (isAlreadyNormal(original)) return { text: original, identity: true, from: EMPTY, to: EMPTY };
+  if (isAlreadyNormal(original)) return asItsOwnForm(original);
   if (!NOT_PLAIN_ASCII.test(original) || onlyKeptBeyondAscii(original)) {
     const text = asciiMatchingForm(original);
     if (text !== undefined) return new AsciiNormalized(text, original);

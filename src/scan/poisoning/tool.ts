@@ -7,7 +7,7 @@
  */
 import { wordStartFilter } from "../tokens.js";
 import { CleanTexts } from "./clean-texts.js";
-import { detectAll, detectAllOnce, ONE_WORD_SIGNAL } from "./detect.js";
+import { detectAll, detectAllRemembering, ONE_WORD_SIGNAL } from "./detect.js";
 import { printableExcerpt } from "./excerpt.js";
 import type { InjectionFinding, TextSite } from "./types.js";
 
@@ -288,14 +288,11 @@ class ToolWalk {
       return;
     }
     this.budget -= text.length;
-    // A schema text found clean earlier in the scan needs no site, no detection.
-    const clean = this.clean;
-    if (
-      clean !== undefined &&
-      kind !== "description" &&
-      (clean.kindsOf(text) & CleanTexts.bitOf(kind)) !== 0
-    )
-      return;
+    // Schema texts repeat across a listing's tools; a tool's own description hardly ever.
+    // One found clean earlier in the scan needs no site, no detection.
+    const clean = kind === "description" ? undefined : this.clean;
+    const cleanKinds = clean === undefined ? 0 : clean.kindsOf(text);
+    if ((cleanKinds & CleanTexts.bitOf(kind)) !== 0) return;
     const known = typeof where === "string" ? where : "";
     const site: TextSite =
       this.toolName === undefined
@@ -305,10 +302,9 @@ class ToolWalk {
     // word was already skipped by the walk (only the top texts still need the check).
     if (typeof where === "string" && !worthScanning(text)) return;
     const found =
-      // Schema texts repeat across a listing's tools; a tool's own description hardly ever.
-      this.clean === undefined || kind === "description"
+      clean === undefined
         ? detectAll(text, site)
-        : detectAllOnce(text, site, this.clean);
+        : detectAllRemembering(text, site, clean, cleanKinds);
     if (found.length === 0) return;
     // Most texts are clean: their pointer is only spelled out when a finding needs it.
     const pointer = typeof where === "string" ? where : pointerOf(where);
