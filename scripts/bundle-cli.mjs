@@ -41,21 +41,43 @@ const onlyScanToolsCommand = {
   },
 };
 
+/** What both builds share. */
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  external,
+  // Linked maps are not read at run time (free) and make stack traces readable with
+  // `node --enable-source-maps`.
+  sourcemap: "linked",
+  sourcesContent: true,
+  legalComments: "linked",
+  metafile: true,
+  logLevel: "warning",
+};
+
+/** A bundled peer or SDK would ship a second copy next to the user's: fail the build. */
+function refuseInlinedExternals(result) {
+  const bundled = Object.keys(result.metafile.inputs).filter((input) =>
+    external.some((name) => !name.endsWith("/*") && input.includes(`node_modules/${name}/`)),
+  );
+  if (bundled.length > 0) {
+    throw new Error(`bundle-cli: external packages were bundled: ${bundled.join(", ")}`);
+  }
+}
+
 // Built beside dist/bundle, then swapped in: a CLI started meanwhile never sees half a
 // bundle. Same depth, so the relative paths in the source maps stay right.
 const staging = mkdtempSync(join(root, "dist", ".bundle-"));
 try {
   const result = await build({
-    absWorkingDir: root,
+    ...common,
     entryPoints: ["dist/cli/bin.js", "dist/cli/scan-tools-bin.js"],
     outdir: staging,
-    bundle: true,
     // Splitting keeps each `await import(...)` a separate chunk, loaded only when used.
     splitting: true,
     format: "esm",
-    platform: "node",
-    target: "node20",
-    external,
     // Flat names: chunks must stay directly in dist/bundle (the layout contract above).
     entryNames: "[name]",
     chunkNames: "chunk-[hash]",
@@ -63,13 +85,6 @@ try {
     banner: {
       js: "import { createRequire as __airlockCreateRequire } from 'node:module'; const require = __airlockCreateRequire(import.meta.url);",
     },
-    // Linked maps are not read at run time (free) and make stack traces readable with
-    // `node --enable-source-maps`.
-    sourcemap: "linked",
-    sourcesContent: true,
-    legalComments: "linked",
-    metafile: true,
-    logLevel: "warning",
   });
 
   // `node scripts/bundle-cli.mjs --metafile FILE` keeps esbuild's metafile, to see what
@@ -82,27 +97,17 @@ try {
     );
   }
 
-  // A bundled peer or SDK would ship a second copy next to the user's: fail the build.
-  const bundled = Object.keys(result.metafile.inputs).filter((input) =>
-    external.some((name) => !name.endsWith("/*") && input.includes(`node_modules/${name}/`)),
-  );
-  if (bundled.length > 0) {
-    throw new Error(`bundle-cli: external packages were bundled: ${bundled.join(", ")}`);
-  }
+  refuseInlinedExternals(result);
 
   // The scan-tools command once more, as one CommonJS script, and the code cache of a
   // first run of it on the bundled example data (see src/cli/code-cache.ts: Node 20 keeps
   // a code cache for scripts only, and compiling is much of a fresh process's scan).
   const script = join(staging, "scan-tools.cjs");
-  await build({
-    absWorkingDir: root,
+  const scriptResult = await build({
+    ...common,
     entryPoints: ["dist/cli/scan-tools-script.js"],
     outfile: script,
-    bundle: true,
     format: "cjs",
-    platform: "node",
-    target: "node20",
-    external,
     // `import.meta.url` has no CommonJS twin: give the script its own file URL.
     define: { "import.meta.url": "__airlockFileUrl" },
     // Only the scan-tools command: the script never runs another, and the others import
@@ -110,11 +115,8 @@ try {
     // import there on Node 20).
     plugins: [onlyScanToolsCommand],
     banner: { js: "const __airlockFileUrl = require('node:url').pathToFileURL(__filename).href;" },
-    sourcemap: "linked",
-    sourcesContent: true,
-    legalComments: "linked",
-    logLevel: "warning",
   });
+  refuseInlinedExternals(scriptResult);
   if (/\bimport\(/.test(readFileSync(script, "utf8"))) {
     throw new Error(
       "bundle-cli: the scan-tools script has a dynamic import(), which node:vm cannot run",
