@@ -7,7 +7,15 @@
 // package root like dist/cli/*.js, so `../../package.json` (src/cli/version.ts) and the
 // other paths in src/cli/location.ts resolve the same from both.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -87,15 +95,11 @@ try {
     },
   });
 
-  // `node scripts/bundle-cli.mjs --metafile FILE` keeps esbuild's metafile, to see what
-  // each chunk holds (https://esbuild.github.io/analyze/).
-  const metafileArg = process.argv.indexOf("--metafile");
-  if (metafileArg !== -1) {
-    writeFileSync(
-      process.argv[metafileArg + 1] ?? "bundle-meta.json",
-      JSON.stringify(result.metafile),
-    );
-  }
+  // esbuild's metafile says which chunk holds which module: test/cli/bundle.test.ts reads it
+  // instead of rebuilding (a rebuild during the suite would swap dist/bundle under the
+  // tests that run it), and it helps to see what each chunk holds
+  // (https://esbuild.github.io/analyze/). Outside dist/bundle, and not packed.
+  writeFileSync(join(root, "dist", "bundle-meta.json"), JSON.stringify(result.metafile));
 
   refuseInlinedExternals(result);
 
@@ -122,6 +126,15 @@ try {
       "bundle-cli: the scan-tools script has a dynamic import(), which node:vm cannot run",
     );
   }
+  // mkdtemp makes the directory private (0700), and whether esbuild marks a file with a
+  // hashbang executable depends on its version and the umask: say both outright, so any user
+  // of a shared install can run the bins.
+  chmodSync(staging, 0o755);
+  for (const bin of Object.values(pkg.bin)) {
+    const name = /^(?:\.\/)?dist\/bundle\/([\w-]+\.js)$/.exec(bin)?.[1];
+    if (name === undefined) throw new Error(`bundle-cli: bin ${bin} is not in dist/bundle`);
+    chmodSync(join(staging, name), 0o755);
+  }
   const previous = `${staging}-previous`;
   try {
     renameSync(outdir, previous);
@@ -132,6 +145,14 @@ try {
   rmSync(previous, { recursive: true, force: true });
 } finally {
   rmSync(staging, { recursive: true, force: true });
+}
+
+// npx runs a project's own bin through a link in its cache (~/.npm/_npx), made once per
+// project path and not remade when package.json's bin moves: a cache made when the bins
+// were dist/cli/*.js still runs those. They are the same CLI (test/cli/bundle.test.ts), so
+// they stay executable too.
+for (const entry of ["bin.js", "scan-tools-bin.js"]) {
+  chmodSync(join(root, "dist", "cli", entry), 0o755);
 }
 
 // Trained where it will run, so the names V8 keeps in the cache are the real paths.

@@ -1,5 +1,5 @@
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -56,16 +56,12 @@ let chunkInputs: Map<string, string[]>;
 let bundledInputs: string[];
 
 beforeAll(() => {
-  if (!existsSync(join(root, "dist/cli/bin.js"))) {
-    throw new Error("dist/cli/bin.js is missing: run `npm run build` before this test");
+  // Written by the build beside dist/bundle; read, not rebuilt, so the suite never swaps
+  // dist/bundle under the tests that run it.
+  const metafile = join(root, "dist/bundle-meta.json");
+  if (!existsSync(metafile)) {
+    throw new Error("dist/bundle-meta.json is missing: run `npm run build` before this test");
   }
-  const metafile = join(work, "meta.json");
-  const built = spawnSync(process.execPath, ["scripts/bundle-cli.mjs", "--metafile", metafile], {
-    cwd: root,
-    encoding: "utf8",
-  });
-  expect(built.stderr).toBe("");
-  expect(built.status).toBe(0);
   const meta = JSON.parse(readFileSync(metafile, "utf8")) as {
     inputs: Record<string, unknown>;
     outputs: Record<string, { inputs: Record<string, unknown> }>;
@@ -197,6 +193,19 @@ describe("what the package ships", () => {
       const map = text.match(/\/\/# sourceMappingURL=(\S+)\s*$/)?.[1];
       expect(map).toBe(`${basename(target)}.map`);
       expect(existsSync(join(root, "dist/bundle", map ?? ""))).toBe(true);
+    }
+  });
+
+  it("the bins are executable and dist/bundle is open to every user (npx runs them directly)", () => {
+    expect(statSync(join(root, "dist/bundle")).mode & 0o777).toBe(0o755);
+    for (const target of Object.values(pkg.bin)) {
+      expect((statSync(join(root, target)).mode & 0o777).toString(8)).toBe("755");
+    }
+  });
+
+  it("the former bins in dist/cli stay executable (an old npx cache still links to them)", () => {
+    for (const [unbundled] of Object.values(scripts)) {
+      expect((statSync(join(root, unbundled)).mode & 0o777).toString(8)).toBe("755");
     }
   });
 
