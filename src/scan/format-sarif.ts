@@ -1,7 +1,12 @@
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { pathToFileURL } from "node:url";
 import { RULE_CODES, RULES } from "./rules/catalog.js";
 import type { Finding, InputProblem, ScanReport, TargetResult } from "./types.js";
 
 const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
+const INFORMATION_URI = "https://www.npmjs.com/package/agent-airlock";
+/** The base that relative artifact URIs resolve against (CodeQL's name for it). */
+const SOURCE_ROOT = "%SRCROOT%";
 
 /** Optional context for {@link toSarif}. */
 export interface SarifOptions {
@@ -9,6 +14,12 @@ export interface SarifOptions {
   version?: string;
   /** Text of each source file, to place results on the line of the tool's name. */
   sourceText?: (source: string) => string | undefined;
+  /**
+   * Directory that input paths are relative to, and that relative artifact URIs resolve
+   * against (`%SRCROOT%`). Default: the current working directory. Files outside it are
+   * given as absolute `file:` URIs.
+   */
+  sourceRoot?: string;
 }
 
 const level = (g: Finding["grade"]) => (g === "fail" ? "error" : "warning");
@@ -40,7 +51,13 @@ export function toSarif(report: ScanReport, options: SarifOptions = {}): any {
       properties: { tags: ["security", "mcp"] },
     };
   });
-  const results = report.results.flatMap((t) => t.findings.map((f) => result(t, f, options)));
+  const root = resolve(options.sourceRoot ?? process.cwd());
+  const results = report.results.flatMap((t) =>
+    t.findings.map((f) => result(t, f, root, options)),
+  );
+  const usesRoot = results.some((r) =>
+    r.locations.some((l) => l.physicalLocation?.artifactLocation.uriBaseId === SOURCE_ROOT),
+  );
   return {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",
@@ -49,12 +66,16 @@ export function toSarif(report: ScanReport, options: SarifOptions = {}): any {
         tool: {
           driver: {
             name: "agent-airlock scan-tools",
+            informationUri: INFORMATION_URI,
             ...(options.version
               ? { version: options.version, semanticVersion: options.version }
               : {}),
             rules,
           },
         },
+        ...(usesRoot
+          ? { originalUriBaseIds: { [SOURCE_ROOT]: { uri: directoryUri(root) } } }
+          : {}),
         invocations: [
           {
             executionSuccessful: !report.problems.some((p) => p.severity === "error"),
@@ -82,14 +103,14 @@ export function formatSarif(report: ScanReport, options: SarifOptions = {}): str
   return `${JSON.stringify(toSarif(report, options), null, 2)}\n`;
 }
 
-function result(t: TargetResult, f: Finding, options: SarifOptions) {
+function result(t: TargetResult, f: Finding, root: string, options: SarifOptions) {
   const qualified = t.server === null ? t.name : `${t.server}/${t.name}`;
   const kind = t.kind === "instructions" ? "module" : "function";
   const physical =
     t.source === "memory" || t.source === "-"
       ? undefined
       : {
-          artifactLocation: { uri: toUri(t.source) },
+          artifactLocation: artifactLocation(t.source, root),
           region: { startLine: lineOf(options.sourceText?.(t.source), t) },
         };
   return {
@@ -130,11 +151,30 @@ function notification(p: InputProblem) {
   };
 }
 
-function toUri(path: string): string {
-  return path
-    .split(/[\\/]/)
-    .map((seg) => encodeURIComponent(seg))
-    .join("/");
+/**
+ * A file under the source root as a relative reference against `%SRCROOT%` (what GitHub
+ * code scanning maps onto the repository); any other as an absolute `file:` URI. A
+ * relative reference never starts with a slash (SARIF1004).
+ */
+function artifactLocation(source: string, root: string): { uri: string; uriBaseId?: string } {
+  const absolute = resolve(root, source);
+  const inRoot = relative(root, absolute);
+  if (inRoot !== "" && !inRoot.startsWith(`..${sep}`) && inRoot !== ".." && !isAbsolute(inRoot)) {
+    return {
+      uri: inRoot
+        .split(sep)
+        .map((segment) => encodeURIComponent(segment))
+        .join("/"),
+      uriBaseId: SOURCE_ROOT,
+    };
+  }
+  return { uri: pathToFileURL(absolute).href };
+}
+
+/** A directory's `file:` URI with the trailing slash SARIF asks of a base. */
+function directoryUri(path: string): string {
+  const href = pathToFileURL(path).href;
+  return href.endsWith("/") ? href : `${href}/`;
 }
 
 /** 1-based line of the tool's name in its source file (1 when unknown). */

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import type { ScanReport } from "../../src/scan/index.js";
@@ -122,9 +123,13 @@ describe("SARIF output", () => {
       r.message.text.startsWith("delete_all:"),
     );
     expect(del.locations[0].physicalLocation).toEqual({
-      artifactLocation: { uri: "tools.json" },
+      artifactLocation: { uri: "tools.json", uriBaseId: "%SRCROOT%" },
       region: { startLine: 3 },
     });
+    expect(run.originalUriBaseIds).toEqual({
+      "%SRCROOT%": { uri: pathToFileURL(`${process.cwd()}/`).href },
+    });
+    expect(run.tool.driver.informationUri).toMatch(/^https:\/\//);
     const open = run.results.find((r: { ruleId: string }) => r.ruleId === "SCAN004");
     expect(open.locations[0].logicalLocations[0]).toEqual({
       name: "get_open",
@@ -135,6 +140,51 @@ describe("SARIF output", () => {
       { kind: "external", status: "accepted", justification: "reviewed" },
     ]);
     expect(run.invocations[0].toolExecutionNotifications[0].descriptor.id).toBe("NO_INLINE_TOOLS");
+  });
+
+  it("gives files under the source root relative to %SRCROOT% and others as absolute file: URIs", () => {
+    const sources: Record<string, string> = {
+      delete_a: "/repo/mcp servers/tools.json",
+      delete_b: "/elsewhere/tools.json",
+      delete_c: "../repo/x%y.json",
+      delete_d: "memory",
+    };
+    const report = scanTools(
+      {
+        tools: Object.entries(sources).map(([name, source]) => ({
+          definition: { name },
+          source,
+          server: null,
+        })),
+        instructions: [],
+        problems: [],
+        sources: Object.values(sources),
+      },
+      READ_ONLY_POLICY,
+    );
+    const log = toSarif(report, { sourceRoot: "/repo" });
+    const located = new Map<string, unknown>();
+    for (const r of log.runs[0].results) {
+      located.set(r.locations[0].logicalLocations[0].name, r.locations[0].physicalLocation);
+    }
+    expect([...located.keys()].sort()).toEqual(Object.keys(sources));
+    expect(located.get("delete_a")).toMatchObject({
+      artifactLocation: { uri: "mcp%20servers/tools.json", uriBaseId: "%SRCROOT%" },
+    });
+    expect(located.get("delete_b")).toMatchObject({
+      artifactLocation: { uri: "file:///elsewhere/tools.json" },
+    });
+    expect(located.get("delete_c")).toMatchObject({
+      artifactLocation: { uri: "x%25y.json", uriBaseId: "%SRCROOT%" },
+    });
+    expect(located.get("delete_d")).toBeUndefined();
+    expect(log.runs[0].originalUriBaseIds).toEqual({ "%SRCROOT%": { uri: "file:///repo/" } });
+    // Nothing under the root: no base to declare.
+    const memoryOnly = toSarif(scanTools([{ name: "delete_x" }], READ_ONLY_POLICY), {
+      sourceRoot: "/repo",
+    });
+    expect(memoryOnly.runs[0].results.length).toBeGreaterThan(0);
+    expect(memoryOnly.runs[0].originalUriBaseIds).toBeUndefined();
   });
 
   it("carries unusable input as a failed invocation", () => {
