@@ -52,9 +52,7 @@ export function toSarif(report: ScanReport, options: SarifOptions = {}): any {
     };
   });
   const root = resolve(options.sourceRoot ?? process.cwd());
-  const results = report.results.flatMap((t) =>
-    t.findings.map((f) => result(t, f, root, options)),
-  );
+  const results = report.results.flatMap((t) => t.findings.map((f) => result(t, f, root, options)));
   const usesRoot = results.some((r) =>
     r.locations.some((l) => l.physicalLocation?.artifactLocation.uriBaseId === SOURCE_ROOT),
   );
@@ -73,9 +71,7 @@ export function toSarif(report: ScanReport, options: SarifOptions = {}): any {
             rules,
           },
         },
-        ...(usesRoot
-          ? { originalUriBaseIds: { [SOURCE_ROOT]: { uri: directoryUri(root) } } }
-          : {}),
+        ...(usesRoot ? { originalUriBaseIds: { [SOURCE_ROOT]: { uri: directoryUri(root) } } } : {}),
         invocations: [
           {
             executionSuccessful: !report.problems.some((p) => p.severity === "error"),
