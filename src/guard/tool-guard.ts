@@ -102,6 +102,14 @@ export interface ToolGuard {
     spec: ToolCheck,
     handler: (...args: A) => R,
   ): (...args: A) => Promise<Awaited<R>>;
+  /**
+   * The pin step alone, for a definition a server lists: resolves when `definition` is the
+   * one pinned for `tool` (or the tool needs no pin); rejects with {@link ToolGuardError}
+   * `TOOL_DRIFT` or `TOOL_DEFINITION_MISSING` otherwise. No delegation check and no
+   * `onDecision` record: use it to keep a drifted tool's description from ever reaching
+   * the model, and {@link ToolGuard.check} before each call.
+   */
+  checkDefinition(tool: string, definition: unknown): Promise<void>;
   /** Forget every cached ALLOW. */
   clearCache(): void;
 }
@@ -482,33 +490,17 @@ export function createToolGuard(options: ToolGuardOptions): ToolGuard {
     }
   }
 
-  async function decide(call: ToolCheck, base: ToolGuardDecision): Promise<ToolGuardDecision> {
-    if (call === null || typeof call !== "object") {
-      throw misconfigured("check needs { tool, capability?, definition? }");
-    }
-    let tool: unknown;
-    let requested: unknown;
-    let source: DefinitionSource;
-    try {
-      ({ tool, capability: requested, definition: source } = call);
-    } catch (err) {
-      throw new ToolGuardError(
-        "GUARD_MISCONFIGURED",
-        undefined,
-        "the call could not be read",
-        {},
-        {
-          cause: err,
-        },
-      );
-    }
-    assertToolName(tool);
-    base.tool = tool;
-    const capability = resolveCapability(tool, requested);
-    base.capability = capability;
-    const detail: ToolGuardErrorDetail = { capability, agent, root };
-
-    // Pin, then drift: a drifted tool never reaches the verifier.
+  /**
+   * The pin step of a check: refuses a tool that needs a pin and has none
+   * (`TOOL_DEFINITION_MISSING`) and a definition that is not the pinned one (`TOOL_DRIFT`).
+   * Records the observed digest on `base` (a refusal's audit record carries it too).
+   */
+  async function checkPin(
+    tool: string,
+    source: DefinitionSource,
+    detail: ToolGuardErrorDetail,
+    base: ToolGuardDecision | undefined,
+  ): Promise<void> {
     const pinned = pins.get(tool);
     if (pinned === undefined && requirePins) {
       throw new ToolGuardError(
@@ -540,7 +532,7 @@ export function createToolGuard(options: ToolGuardOptions): ToolGuard {
           { cause: err },
         );
       }
-      base.digest = observed;
+      if (base !== undefined) base.digest = observed;
       let servedName: unknown;
       try {
         servedName = (definition as { name?: unknown }).name;
@@ -556,6 +548,36 @@ export function createToolGuard(options: ToolGuardOptions): ToolGuard {
         );
       }
     }
+  }
+
+  async function decide(call: ToolCheck, base: ToolGuardDecision): Promise<ToolGuardDecision> {
+    if (call === null || typeof call !== "object") {
+      throw misconfigured("check needs { tool, capability?, definition? }");
+    }
+    let tool: unknown;
+    let requested: unknown;
+    let source: DefinitionSource;
+    try {
+      ({ tool, capability: requested, definition: source } = call);
+    } catch (err) {
+      throw new ToolGuardError(
+        "GUARD_MISCONFIGURED",
+        undefined,
+        "the call could not be read",
+        {},
+        {
+          cause: err,
+        },
+      );
+    }
+    assertToolName(tool);
+    base.tool = tool;
+    const capability = resolveCapability(tool, requested);
+    base.capability = capability;
+    const detail: ToolGuardErrorDetail = { capability, agent, root };
+
+    // Pin, then drift: a drifted tool never reaches the verifier.
+    await checkPin(tool, source, detail, base);
 
     const key = JSON.stringify([agent, root, capability]);
     const started = now();
@@ -660,10 +682,21 @@ export function createToolGuard(options: ToolGuardOptions): ToolGuard {
     };
   }
 
+  async function checkDefinition(tool: string, definition: unknown): Promise<void> {
+    assertToolName(tool);
+    await checkPin(
+      tool,
+      definition === undefined ? undefined : () => definition,
+      { agent, root },
+      undefined,
+    );
+  }
+
   return Object.freeze({
     agent,
     root,
     check,
+    checkDefinition,
     wrap,
     clearCache: () => {
       generation++;

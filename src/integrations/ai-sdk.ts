@@ -9,6 +9,11 @@ import { ToolGuardError } from "../guard/errors.js";
 import type { DefinitionSource, ToolGuard } from "../guard/tool-guard.js";
 import { guarded, type OnRefusal, readOnRefusal } from "./refusal.js";
 
+export {
+  type AiSdkMcpClient,
+  type GuardAiSdkMcpToolsOptions,
+  guardAiSdkMcpTools,
+} from "./ai-sdk-mcp.js";
 export { type OnRefusal, refusalMessage } from "./refusal.js";
 
 /** Options of {@link guardAiSdkTool}. */

@@ -49,7 +49,8 @@ function misconfigured(message: string, tool?: string): ToolGuardError {
   return new ToolGuardError("GUARD_MISCONFIGURED", tool, message);
 }
 
-function readCapabilities(table: unknown): Map<string, string> {
+/** Validate a `{ toolName: capability }` table (shared with the AI SDK MCP adapter). */
+export function readCapabilities(table: unknown): Map<string, string> {
   if (table === null || typeof table !== "object" || Array.isArray(table)) {
     throw misconfigured("capabilities must be an object { toolName: capability }");
   }
@@ -76,7 +77,8 @@ function readCapabilities(table: unknown): Map<string, string> {
   return out;
 }
 
-function readMaxPages(value: unknown): number {
+/** Validate a `maxPages` option (default 100). */
+export function readMaxPages(value: unknown): number {
   if (value === undefined) return 100;
   if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > 10_000) {
     throw misconfigured("maxPages must be an integer from 1 to 10000");
@@ -135,8 +137,11 @@ async function listAll(client: McpToolsClient, maxPages: number): Promise<Map<st
   }
 }
 
-/** The one definition of `name`, or a refusal when the listing has it twice. */
-function pick(listing: Map<string, unknown[]>, name: string): unknown {
+/**
+ * The one definition of `name` in a listing grouped by name (undefined when it is not
+ * listed), or a `TOOL_DRIFT` refusal when the listing has it twice.
+ */
+export function uniqueDefinition(listing: Map<string, unknown[]>, name: string): unknown {
   const copies = listing.get(name);
   if (copies === undefined) return undefined;
   if (copies.length > 1) {
@@ -195,7 +200,7 @@ export function guardMcpClient(
   assertClient(client);
   const maxPages = readMaxPages(options.maxPages);
   const callTool = makeCaller(client, options, async (name) =>
-    pick(await listAll(client, maxPages), name),
+    uniqueDefinition(await listAll(client, maxPages), name),
   );
   return Object.freeze({ callTool });
 }
@@ -273,7 +278,7 @@ export function guardMcpClientCached(
     if (listing === undefined) listing = listAll(client, maxPages);
     const current = listing;
     try {
-      return pick(await current, name);
+      return uniqueDefinition(await current, name);
     } catch (err) {
       // A failed listing is not kept: the next call lists again.
       if (listing === current) listing = undefined;

@@ -1,5 +1,4 @@
 import { generateText, stepCountIs, tool } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ToolGuardError } from "../../src/guard/errors.js";
@@ -11,6 +10,7 @@ import {
   guardAiSdkTools,
 } from "../../src/integrations/ai-sdk.js";
 import { AGENT, ROOT, tableVerifier } from "../guard/fixtures.js";
+import { modelCalling } from "./fixtures/mock-model.js";
 
 function forecastTool(description = "Get the forecast for a city") {
   const execute = vi.fn(async ({ city }: { city: string }) => `Sunny in ${city}`);
@@ -26,35 +26,6 @@ async function guardFor(grants: string[]) {
     agent: AGENT,
     root: ROOT,
     pins: pinToolDefinitions([await aiSdkToolDefinition("weather_forecast", forecastTool().t)]),
-  });
-}
-
-/** A real AI SDK mock model that asks for one tool call, then stops. */
-function modelCalling(toolName: string, input: unknown) {
-  let step = 0;
-  return new MockLanguageModelV3({
-    doGenerate: async () => {
-      step++;
-      const usage = {
-        inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-        outputTokens: { total: 1, text: 1, reasoning: 0 },
-      };
-      return step === 1
-        ? {
-            content: [
-              { type: "tool-call", toolCallId: "c1", toolName, input: JSON.stringify(input) },
-            ],
-            finishReason: { unified: "tool-calls", raw: undefined },
-            usage,
-            warnings: [],
-          }
-        : {
-            content: [{ type: "text", text: "done" }],
-            finishReason: { unified: "stop", raw: undefined },
-            usage,
-            warnings: [],
-          };
-    },
   });
 }
 
