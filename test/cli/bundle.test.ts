@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -6,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMAND_NAMES, createProgram } from "../../src/cli/program.js";
 import { corpusPath, describeCorpus } from "../helpers/corpus.js";
+import { type ProcessRun, runProcess } from "../helpers/process.js";
 
 // The shipped CLI is dist/bundle (scripts/bundle-cli.mjs, run by `npm run build` after
 // tsc). It must behave exactly like the tsc output it is made from, dist/cli.
@@ -24,31 +24,9 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
 const work = mkdtempSync(join(tmpdir(), "airlock-bundle-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** `node SCRIPT ARGS` in the package root, without colours; `script` may be several node arguments. */
-function run(script: string | string[], args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args].flat(), {
-      cwd: root,
-      env: { ...process.env, NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function run(script: string | string[], args: string[]): Promise<ProcessRun> {
+  return runProcess(process.execPath, [script, ...args].flat(), { cwd: root });
 }
 
 /** Which chunk of dist/bundle holds which input files (from esbuild's metafile). */
@@ -82,7 +60,7 @@ const scripts: Record<string, [string, string]> = {
 };
 
 /** Runs one case with dist/cli and with dist/bundle; they must agree exactly. */
-async function sameAsUnbundled([bin, , args]: Case): Promise<Run> {
+async function sameAsUnbundled([bin, , args]: Case): Promise<ProcessRun> {
   const [unbundled, bundled] = scripts[bin] ?? [];
   if (unbundled === undefined || bundled === undefined) throw new Error(`no bin ${bin}`);
   const [expected, actual] = await Promise.all([run(unbundled, args), run(bundled, args)]);

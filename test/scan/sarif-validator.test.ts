@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -9,6 +8,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { afterAll, describe, expect, it } from "vitest";
 import { corpusPath, describeCorpus } from "../helpers/corpus.js";
+import { runProcess } from "../helpers/process.js";
 
 // Our SARIF is checked by the SARIF Multitool (`@microsoft/sarif-multitool`, the
 // validator of the SARIF SDK that GitHub points to): the SARIF 2.1.0 JSON schema plus its
@@ -37,31 +37,9 @@ function schemaErrors(log: unknown): string[] {
   return (matchesSchema.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
+/** `command args`, by default in the package root. */
 function run(command: string, args: string[], options: { cwd?: string; stdin?: string } = {}) {
-  return new Promise<Run>((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd ?? root,
-      env: { ...process.env, NO_COLOR: "1" },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.stdin ?? "");
-  });
+  return runProcess(command, args, { cwd: root, ...options });
 }
 
 interface ValidatorResult {
