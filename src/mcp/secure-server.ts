@@ -3,6 +3,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Implementation } from "@modelcontextprotocol/sdk/types.js";
 import type { ListingCheck, ToolDefinition } from "../pins/types.js";
+import { McpOptionError } from "./errors.js";
 import { PinnedServerTransport, type ServerGuardOptions } from "./pinned-server-transport.js";
 import { type ConnectableServer, checkServerTools, toolDefinitions } from "./server-tools.js";
 
@@ -15,6 +16,14 @@ export interface SecuredServer<S extends ConnectableServer> {
    * the server's own `connect` returns (a session for FastMCP).
    */
   connect(transport: Transport): ReturnType<S["connect"]>;
+  /**
+   * Serve over this process's stdin and stdout through the pins: the guarded twin of
+   * FastMCP's `server.start({ transportType: "stdio" })`, which creates its transport
+   * inside FastMCP where the pins cannot see it. Any other `transportType` is refused
+   * (`McpOptionError`): connect an HTTP transport with {@link SecuredServer.connect}. The
+   * transport closes when stdin ends, as FastMCP's does.
+   */
+  start(options?: { transportType?: "stdio" }): ReturnType<S["connect"]>;
   /** Wrap a transport without connecting (to connect the server yourself). */
   wrapTransport(transport: Transport): PinnedServerTransport;
   /** The start-up check alone (see `checkServerTools`); call it before connecting. */
@@ -30,8 +39,8 @@ export type SecureServerOptions = ServerGuardOptions;
  * Put the pins in front of an existing server: an SDK 1.x `McpServer`, the low-level
  * `Server`, or a FastMCP server (anything with a public `connect(transport)`). The server
  * object is not modified; connect it through the returned handle. A FastMCP server
- * started with `server.start()` creates its own transport and is not guarded: use
- * `secured.connect(new StdioServerTransport())` instead.
+ * started with its own `server.start()` creates its transport inside FastMCP and is not
+ * guarded: use `secured.start({ transportType: "stdio" })` or `secured.connect(transport)`.
  *
  * @example
  * ```ts
@@ -55,13 +64,62 @@ export function secureServer<S extends ConnectableServer>(
     ...(settings.maxPages === undefined ? {} : { maxPages: settings.maxPages }),
     ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
   };
+  const connect = (transport: Transport) =>
+    server.connect(wrapTransport(transport)) as ReturnType<S["connect"]>;
   return {
     server,
-    connect: (transport) => server.connect(wrapTransport(transport)) as ReturnType<S["connect"]>,
+    connect,
+    start: (startOptions) => startStdio(connect, startOptions) as ReturnType<S["connect"]>,
     wrapTransport,
     check: () => checkServerTools(server, settings.pinGuard, probeOptions),
     toolDefinitions: () => toolDefinitions(server, probeOptions),
   };
+}
+
+/** {@link SecuredServer.start}: a stdio transport, closed when stdin ends. */
+async function startStdio(
+  connect: (transport: Transport) => unknown,
+  options: { transportType?: unknown } | undefined,
+): Promise<unknown> {
+  const transportType = options?.transportType ?? "stdio";
+  if (transportType !== "stdio") {
+    throw new McpOptionError(
+      `secured.start() serves stdio only, got transportType ${JSON.stringify(transportType)}: for HTTP, connect your transport with secured.connect(transport)`,
+    );
+  }
+  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+  const transport = new StdioServerTransport();
+  let connected: unknown;
+  let ended = false;
+  // A session FastMCP's connect returns pings on a timer that outlives its transport's
+  // close and would keep the process alive after stdin ends (its own stdio start does not
+  // ping): close the session too.
+  const closeSession = () => {
+    const close = (connected as { close?: unknown } | null | undefined)?.close;
+    if (typeof close === "function") Promise.resolve(close.call(connected)).catch(() => {});
+  };
+  const stopListening = () => {
+    process.stdin.off("end", onStdinEnd);
+    process.stdin.off("close", onStdinEnd);
+  };
+  const onStdinEnd = () => {
+    ended = true;
+    stopListening();
+    transport.close().catch(() => {});
+    closeSession();
+  };
+  // Listening before connecting: FastMCP's connect resolves only after the client's
+  // initialize, and a client may have sent everything and closed stdin by then.
+  process.stdin.on("end", onStdinEnd);
+  process.stdin.on("close", onStdinEnd);
+  try {
+    connected = await connect(transport);
+  } catch (err) {
+    stopListening();
+    throw err;
+  }
+  if (ended) closeSession();
+  return connected;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -12,6 +13,7 @@ import type { ToolListingDriftError } from "../../src/errors.js";
 import { listAllTools, listAllToolsPinned, PinnedClientTransport } from "../../src/mcp/index.js";
 import { pinFileFromGuard, ToolDefinitionPinGuard, writePinFile } from "../../src/pins/index.js";
 import type { ToolDefinition } from "../../src/pins/types.js";
+import { buildFastServer } from "../fixtures/servers/fast-server.js";
 import { buildWeatherServer } from "../fixtures/servers/weather-server.js";
 import { approvedGuard, rawToolsList } from "./helpers.js";
 
@@ -86,6 +88,89 @@ describe("over stdio with the real SDK client", () => {
     );
     const blocked = await pulled.callTool({ name: "forecast", arguments: { city: "Oslo" } });
     expect(blocked.isError).toBe(true);
+  });
+});
+
+describe("a FastMCP server started through the pins (secured.start)", () => {
+  it("refuses to serve unreviewed tools, and serves and guards the approved ones", async () => {
+    const script = "test/fixtures/servers/fast-server-stdio.ts";
+    const empty = join(dir, "fast-empty.pins.json");
+    await writePinFile(empty, pinFileFromGuard(new ToolDefinitionPinGuard(), { server: "fast" }));
+    const unreviewed = await stdioClient([...tsx, script], { AIRLOCK_PIN_FILE: empty });
+    await expect(unreviewed.listTools()).rejects.toThrow(
+      'tools/list refused: not admitted by the pins: "add"',
+    );
+    const blocked = await unreviewed.callTool({ name: "add", arguments: { a: 2, b: 3 } });
+    expect(blocked.isError).toBe(true);
+
+    const review = new ToolDefinitionPinGuard();
+    for (const tool of await buildFastServer(review).toolDefinitions()) review.approve(tool);
+    const pinFile = join(dir, "fast.pins.json");
+    await writePinFile(pinFile, pinFileFromGuard(review, { server: "fast" }));
+    const client = await stdioClient([...tsx, script], { AIRLOCK_PIN_FILE: pinFile });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["add"]);
+    const sum = await client.callTool({ name: "add", arguments: { a: 2, b: 3 } });
+    expect(sum.content).toEqual([{ type: "text", text: "5" }]);
+    // guardArguments: an argument the schema does not declare never reaches FastMCP.
+    const extra = await client.callTool({ name: "add", arguments: { a: 2, b: 3, c: 4 } });
+    expect(extra.isError).toBe(true);
+    expect(JSON.stringify(extra.content)).toContain("AIRLOCK_BLOCK:");
+  });
+
+  it("exits when the client closes stdin, as FastMCP's own stdio start does", async () => {
+    const pinFile = join(dir, "fast-exit.pins.json");
+    await writePinFile(pinFile, pinFileFromGuard(new ToolDefinitionPinGuard(), { server: "fast" }));
+    const child = spawn(process.execPath, [...tsx, "test/fixtures/servers/fast-server-stdio.ts"], {
+      cwd: root,
+      env: { ...process.env, AIRLOCK_PIN_FILE: pinFile },
+      stdio: ["pipe", "pipe", "ignore"],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    const answered = (id: number) =>
+      new Promise<void>((resolve) => {
+        let out = "";
+        const onData = (chunk: Buffer) => {
+          out += chunk.toString("utf8");
+          if (out.includes(`"id":${id}`)) {
+            child.stdout.off("data", onData);
+            resolve();
+          }
+        };
+        child.stdout.on("data", onData);
+      });
+    const initialized = answered(1);
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "t", version: "1" },
+      },
+    });
+    await initialized;
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const listed = answered(2);
+    send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    await listed;
+    child.stdin.end();
+    // FastMCP's connect() sessions ping every 5 s until closed; a process still alive after
+    // 10 s would have kept doing so.
+    const outcome = await Promise.race([
+      exited,
+      new Promise<string>((resolve) => setTimeout(() => resolve("still running"), 10_000)),
+    ]);
+    if (outcome === "still running") child.kill();
+    expect(outcome).toBe(0);
+  });
+
+  it("refuses any transport type but stdio", async () => {
+    const secured = buildFastServer(new ToolDefinitionPinGuard());
+    await expect(secured.start({ transportType: "httpStream" as never })).rejects.toMatchObject({
+      code: "MCP_INVALID_OPTION",
+    });
   });
 });
 
