@@ -7,8 +7,11 @@
  * - `POST /v1/agents/verify-delegation` `{chain, trustedRoots, register?, agent?}` → a verification result, `registered`, `id`
  * - `GET /v1/mcp/inspect` → 501 (not offered: it would make this server fetch arbitrary URLs)
  *
- * Errors are RFC 9457 `application/problem+json`. The server has no authentication: it
- * listens on 127.0.0.1 by default; put it behind an authenticating proxy to share it.
+ * Errors are RFC 9457 `application/problem+json`. With `tokens`, every request must carry
+ * `Authorization: Bearer <token>` (else 401, before anything is read or answered). It
+ * listens on 127.0.0.1 by default, and refuses an address other machines can reach
+ * unless tokens are set (or `allowUnauthenticated`, for a server behind an
+ * authenticating proxy).
  *
  * @module
  */
@@ -19,6 +22,7 @@ import { DelegationError } from "./delegation/errors.js";
 import { SignatureCache, verifyDelegation } from "./delegation/verify.js";
 import { didMethod } from "./did/did-key.js";
 import type { DidResolver } from "./did/resolver.js";
+import { bearerAuthenticator, isLoopbackHost } from "./didis-auth.js";
 import { localVerifier } from "./local-verifier.js";
 import type { DelegationRegistry } from "./registry/registry.js";
 
@@ -39,6 +43,11 @@ export interface DidisServerOptions {
   resolver?: DidResolver;
   /** Largest request body, bytes (default 256 KiB). */
   maxBodyBytes?: number;
+  /**
+   * Bearer tokens a caller must present (`Authorization: Bearer <token>`); a request
+   * without one of them gets 401. Each 16 to 512 characters. Default: no authentication.
+   */
+  tokens?: readonly string[];
 }
 
 const PROBLEM_BASE = "https://agent-airlock.dev/problems/";
@@ -59,17 +68,24 @@ function send(
   status: number,
   body: unknown,
   contentType = "application/json",
+  headers: Record<string, string> = {},
 ): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     "content-type": contentType,
     "content-length": Buffer.byteLength(text),
     "cache-control": "no-store",
+    ...headers,
   });
   res.end(text);
 }
 
-function sendProblem(res: ServerResponse, p: HttpProblem, instance: string): void {
+function sendProblem(
+  res: ServerResponse,
+  p: HttpProblem,
+  instance: string,
+  headers: Record<string, string> = {},
+): void {
   send(
     res,
     p.status,
@@ -81,6 +97,7 @@ function sendProblem(res: ServerResponse, p: HttpProblem, instance: string): voi
       instance,
     },
     "application/problem+json",
+    headers,
   );
 }
 
@@ -138,6 +155,8 @@ export function createDidisHandler(
   options: DidisServerOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const { registry } = options;
+  const authenticated =
+    options.tokens === undefined ? undefined : bearerAuthenticator(options.tokens);
   const allowList = options.trustedRoots ? [...options.trustedRoots] : undefined;
   const clock = options.clock ?? Date.now;
   const limit = options.maxBodyBytes ?? 256 * 1024;
@@ -246,6 +265,20 @@ export function createDidisHandler(
 
   return (req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
+    if (authenticated !== undefined && !authenticated(req.headers.authorization)) {
+      // Before routing: an unauthenticated caller learns nothing, not even which paths exist.
+      return sendProblem(
+        res,
+        new HttpProblem(
+          401,
+          "unauthorized",
+          "Unauthorized",
+          "send Authorization: Bearer <token> with a token this server was given",
+        ),
+        url.pathname,
+        { "www-authenticate": 'Bearer realm="agent-airlock"' },
+      );
+    }
     route(req, url)
       .then(([status, body]) => send(res, status, body))
       .catch((err: unknown) => {
@@ -294,12 +327,27 @@ export interface RunningDidisServer {
  * ```
  */
 export async function startDidisServer(
-  options: DidisServerOptions & { host?: string; port?: number },
+  options: DidisServerOptions & {
+    host?: string;
+    port?: number;
+    /** Listen on an address other machines can reach with no tokens (behind an authenticating proxy). */
+    allowUnauthenticated?: boolean;
+  },
 ): Promise<RunningDidisServer> {
+  const host = options.host ?? "127.0.0.1";
+  if (
+    options.tokens === undefined &&
+    !isLoopbackHost(host) &&
+    options.allowUnauthenticated !== true
+  ) {
+    throw new DelegationError(
+      "DIDIS_SERVER_MISCONFIGURED",
+      `refusing to listen on ${host} without authentication: anyone who can reach it could register chains and ask about agents. Give tokens, listen on 127.0.0.1, or set allowUnauthenticated behind an authenticating proxy`,
+    );
+  }
   const server = createServer(createDidisHandler(options));
   server.headersTimeout = 10_000;
   server.requestTimeout = 15_000;
-  const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {

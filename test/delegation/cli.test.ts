@@ -281,7 +281,7 @@ describe("airlock delegate keygen | issue | verify | revoke", () => {
 });
 
 describe("airlock delegate serve", () => {
-  it("serves the DID.is endpoints over loopback from a persistent registry, and stops on SIGTERM", async () => {
+  it("serves the DID.is endpoints over loopback to token holders from a persistent registry, and stops on SIGTERM", async () => {
     const keygen = await cli("keygen", "--out", at("s-root.jwk"), "--output", "json");
     const root = JSON.parse(keygen.stdout).did as string;
     const agent = JSON.parse(
@@ -303,6 +303,8 @@ describe("airlock delegate serve", () => {
       ).stdout,
     ).chain;
 
+    const token = "Zt1q8W4mXc7VbN2pLs9R0yKe";
+    writeFileSync(at("serve-tokens.txt"), `${token}\n`, { mode: 0o600 });
     const child = spawn(
       process.execPath,
       [
@@ -315,6 +317,8 @@ describe("airlock delegate serve", () => {
         at("serve.db"),
         "--port",
         "0",
+        "--token-file",
+        at("serve-tokens.txt"),
         "--output",
         "json",
       ],
@@ -332,7 +336,16 @@ describe("airlock delegate serve", () => {
       });
       const { url } = JSON.parse(first) as { url: string };
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      const client = new DidisClient({ baseUrl: url, timeoutMs: 5000 });
+      const anonymous = new DidisClient({ baseUrl: url, timeoutMs: 5000 });
+      const refused = await anonymous
+        .verifyTool({ agent, tool: "weather:forecast", root })
+        .catch((e) => e);
+      expect(refused.status).toBe(401);
+      const client = new DidisClient({
+        baseUrl: url,
+        timeoutMs: 5000,
+        headers: { authorization: `Bearer ${token}` },
+      });
       const registered = await client.verifyDelegation({
         chain,
         trustedRoots: [root],
@@ -351,6 +364,51 @@ describe("airlock delegate serve", () => {
     const registry = await openSqliteRegistry(at("serve.db"));
     expect(await registry.chainsFor(agent)).toHaveLength(1);
     await registry.close();
+  });
+});
+
+describe("airlock delegate serve: authentication", () => {
+  it("refuses an address beyond loopback without --token-file, and a token file others can read", async () => {
+    const open = await cli(
+      "serve",
+      "--registry",
+      at("auth.json"),
+      "--host",
+      "0.0.0.0",
+      "--port",
+      "0",
+    );
+    expect(open.code).toBe(2);
+    expect(open.stderr).toContain("refusing to listen on 0.0.0.0 without authentication");
+    expect(open.stderr).toContain("--token-file");
+
+    writeFileSync(at("tokens.txt"), "kq3V0m8yF2cJt7Lx9aPzR4wE\n");
+    chmodSync(at("tokens.txt"), 0o644);
+    const leaky = await cli(
+      "serve",
+      "--registry",
+      at("auth.json"),
+      "--token-file",
+      at("tokens.txt"),
+      "--port",
+      "0",
+    );
+    expect(leaky.code).toBe(2);
+    expect(leaky.stderr).toContain("chmod 600");
+
+    writeFileSync(at("empty-tokens.txt"), "\n\n");
+    chmodSync(at("empty-tokens.txt"), 0o600);
+    const empty = await cli(
+      "serve",
+      "--registry",
+      at("auth.json"),
+      "--token-file",
+      at("empty-tokens.txt"),
+      "--port",
+      "0",
+    );
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain("holds no token");
   });
 });
 

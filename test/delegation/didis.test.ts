@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DidisError } from "../../src/guard/delegation/errors.js";
 import { generateDelegationKey } from "../../src/guard/did/keys.js";
+import { bearerAuthenticator, isLoopbackHost } from "../../src/guard/didis-auth.js";
 import { DidisClient } from "../../src/guard/didis-client.js";
 import { type RunningDidisServer, startDidisServer } from "../../src/guard/didis-server.js";
 import { didisVerifier } from "../../src/guard/didis-verifier.js";
@@ -347,6 +348,129 @@ describe("airlock delegate serve endpoints, over real HTTP with DidisClient", ()
       expect(r.decision).toBe("DENY");
     } finally {
       await s.close();
+    }
+  });
+});
+
+describe("airlock delegate serve with bearer tokens", () => {
+  const TOKEN = "kq3V0m8yF2cJt7Lx9aPzR4wE";
+
+  it("answers only callers with a token: 401 with WWW-Authenticate before anything is read or registered", async () => {
+    const reg = createMemoryRegistry();
+    const s = await startDidisServer({
+      registry: reg,
+      port: 0,
+      tokens: ["other-token-0123456789", TOKEN],
+    });
+    try {
+      const setup = await chainOf(Math.floor(Date.now() / 1000));
+      const { root, agent, chain } = setup;
+      const body = JSON.stringify({ chain, trustedRoots: [root.did], register: true });
+      for (const authorization of [
+        undefined,
+        "Bearer wrong-token-0123456789",
+        `Basic ${TOKEN}`,
+        TOKEN,
+      ]) {
+        const response = await fetch(`${s.url}/v1/agents/verify-delegation`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            ...(authorization === undefined ? {} : { authorization }),
+          },
+          body,
+        });
+        expect(response.status).toBe(401);
+        expect(response.headers.get("www-authenticate")).toBe('Bearer realm="agent-airlock"');
+        expect(((await response.json()) as { type: string }).type).toMatch(/unauthorized$/);
+      }
+      // Unknown paths answer 401 too: nothing about the server shows before authentication.
+      expect((await fetch(`${s.url}/nope`)).status).toBe(401);
+      expect(await reg.list()).toEqual([]);
+
+      // The guard's client without the token: refused, which the guard turns into a refusal.
+      const anonymous = new DidisClient({ baseUrl: s.url });
+      const err = await anonymous
+        .verifyTool({ agent: agent.did, tool: "weather:forecast", root: root.did })
+        .catch((e) => e);
+      expect(err).toBeInstanceOf(DidisError);
+      expect(err.status).toBe(401);
+
+      const client = new DidisClient({
+        baseUrl: s.url,
+        headers: { authorization: `bearer ${TOKEN}` },
+      });
+      const v = await client.verifyDelegation({ chain, trustedRoots: [root.did], register: true });
+      expect(v.registered).toBe(true);
+      const q = { agent: agent.did, tool: "weather:forecast", root: root.did };
+      expect((await client.verifyTool(q)).decision).toBe("ALLOW");
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("refuses to listen beyond loopback without tokens, and refuses weak token lists", async () => {
+    const reg = createMemoryRegistry();
+    for (const host of ["0.0.0.0", "::"]) {
+      await expect(startDidisServer({ registry: reg, host, port: 0 })).rejects.toMatchObject({
+        code: "DIDIS_SERVER_MISCONFIGURED",
+      });
+    }
+    for (const tokens of [[], ["short"], ["has space in it 0123456789"], [42 as never]]) {
+      await expect(startDidisServer({ registry: reg, port: 0, tokens })).rejects.toMatchObject({
+        code: "DIDIS_SERVER_MISCONFIGURED",
+      });
+    }
+    const open = await startDidisServer({
+      registry: createMemoryRegistry(),
+      host: "0.0.0.0",
+      port: 0,
+      allowUnauthenticated: true,
+    });
+    await open.close();
+    const guarded = await startDidisServer({
+      registry: createMemoryRegistry(),
+      host: "0.0.0.0",
+      port: 0,
+      tokens: [TOKEN],
+    });
+    await guarded.close();
+  });
+});
+
+describe("didis-auth", () => {
+  it("bearerAuthenticator: the scheme is case-insensitive, the token is exact", () => {
+    const allowed = bearerAuthenticator(["kq3V0m8yF2cJt7Lx9aPz"]);
+    expect(allowed("Bearer kq3V0m8yF2cJt7Lx9aPz")).toBe(true);
+    expect(allowed("bearer  kq3V0m8yF2cJt7Lx9aPz ")).toBe(true);
+    for (const header of [
+      undefined,
+      "",
+      "Bearer",
+      "Bearer kq3V0m8yF2cJt7Lx9aP",
+      "Bearer kq3V0m8yF2cJt7Lx9aPzz",
+      "Bearer KQ3V0m8yF2cJt7Lx9aPz",
+      "Token kq3V0m8yF2cJt7Lx9aPz",
+      "Bearer kq3V0m8yF2cJt7Lx9aPz, Bearer x",
+    ]) {
+      expect(allowed(header)).toBe(false);
+    }
+  });
+
+  it("isLoopbackHost: only addresses no other machine can reach", () => {
+    for (const host of ["localhost", "127.0.0.1", "127.1.2.3", "::1", "[::1]"]) {
+      expect(isLoopbackHost(host)).toBe(true);
+    }
+    for (const host of [
+      "0.0.0.0",
+      "::",
+      "10.0.0.1",
+      "192.168.1.2",
+      "example.com",
+      "127.0.0.1.example.com",
+      "::ffff:127.0.0.1",
+    ]) {
+      expect(isLoopbackHost(host)).toBe(false);
     }
   });
 });

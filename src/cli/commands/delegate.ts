@@ -104,8 +104,16 @@ export function registerDelegate(program: Command): void {
     )
     .option(
       "--host <host>",
-      "address to listen on (no authentication: keep it on loopback)",
+      "address to listen on; any but loopback needs --token-file (or --insecure-no-auth)",
       "127.0.0.1",
+    )
+    .option(
+      "--token-file <path>",
+      "bearer tokens callers must send, one per line (mode 600, like a key)",
+    )
+    .option(
+      "--insecure-no-auth",
+      "listen beyond loopback without tokens (only behind an authenticating proxy)",
     )
     .option("--port <port>", "port (0 picks a free one)", "8787")
     .option(
@@ -147,6 +155,8 @@ interface ServeFlags {
   host: string;
   port: string;
   trustedRoot?: string[];
+  tokenFile?: string;
+  insecureNoAuth?: boolean;
   output: string;
 }
 
@@ -467,17 +477,48 @@ async function revoke(
   return 0;
 }
 
+/** Most bytes read from a token file. */
+const MAX_TOKEN_FILE_BYTES = 64 * 1024;
+
+/** The bearer tokens of a token file: one per non-empty line; the file private like a key. */
+async function readTokenFile(path: string): Promise<string[]> {
+  const info = await stat(path).catch((err: Error) => {
+    throw new UsageError(`cannot read token file ${path}: ${err.message}`);
+  });
+  if (process.platform !== "win32" && (info.mode & 0o077) !== 0) {
+    throw new UsageError(
+      `token file ${path} is readable by others (mode ${(info.mode & 0o777).toString(8)}); run chmod 600 ${path}`,
+    );
+  }
+  if (info.size > MAX_TOKEN_FILE_BYTES) throw new UsageError(`token file ${path} is too large`);
+  const tokens = (await readFile(path, "utf8"))
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+  if (tokens.length === 0) throw new UsageError(`token file ${path} holds no token`);
+  return tokens;
+}
+
 async function serve(flags: ServeFlags, format: OutputFormat): Promise<number> {
   const { startDidisServer } = await import("../../guard/didis-server.js");
+  const { DelegationError } = await import("../../guard/delegation/errors.js");
   const port = parseCount(flags.port, "--port", 65535);
+  const tokens = flags.tokenFile === undefined ? undefined : await readTokenFile(flags.tokenFile);
   const registry = await openRegistry(flags.registry);
   const running = await startDidisServer({
     registry,
     host: flags.host,
     port,
     ...(flags.trustedRoot !== undefined && { trustedRoots: flags.trustedRoot }),
+    ...(tokens !== undefined && { tokens }),
+    ...(flags.insecureNoAuth === true && { allowUnauthenticated: true }),
   }).catch(async (err) => {
     await registry.close();
+    if (err instanceof DelegationError && err.code === "DIDIS_SERVER_MISCONFIGURED") {
+      throw new UsageError(
+        `refusing to listen on ${flags.host} without authentication: anyone who can reach it could register chains and ask about agents. Pass --token-file, keep --host 127.0.0.1, or add --insecure-no-auth behind an authenticating proxy`,
+      );
+    }
     throw new UsageError(`cannot listen on ${flags.host}:${port}: ${(err as Error).message}`);
   });
   if (format === "json") writeJson({ ok: true, url: running.url, registry: flags.registry });

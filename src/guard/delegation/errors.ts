@@ -83,7 +83,12 @@ export type DelegationErrorCode =
   /** The DID.is service answered another non-2xx status; see `status` and `problem`. */
   | "DIDIS_HTTP_ERROR"
   /** The DID.is service answered 2xx with a body we cannot trust (malformed, wrong echo). */
-  | "DIDIS_BAD_RESPONSE";
+  | "DIDIS_BAD_RESPONSE"
+  /**
+   * Our own service (`startDidisServer`) was given unusable options: a bad token list, or
+   * an address other machines can reach with no tokens to check.
+   */
+  | "DIDIS_SERVER_MISCONFIGURED";
 
 /**
  * Base class of every delegation error.
