@@ -28,6 +28,7 @@ export {
 } from "./delegation/link.js";
 export * from "./delegation/verify.js";
 export * from "./did/did-key.js";
+export { type DidWebResolverOptions, didWebResolver, didWebUrl } from "./did/did-web.js";
 export * from "./did/keys.js";
 export * from "./did/resolver.js";
 export * from "./didis-client.js";
