@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { AirlockError } from "../errors.js";
 import { toolPageSource } from "../mcp/tool-page-source.js";
 import { collectToolPages } from "../mcp/tool-pages.js";
@@ -10,6 +9,8 @@ import { VERSION } from "./version.js";
 export type ToolSource =
   | { kind: "stdio"; command: string; args: string[]; env?: Record<string, string>; cwd?: string }
   | { kind: "http"; url: string; headers?: Record<string, string> }
+  /** A legacy HTTP+SSE server (protocol 2024-11-05): an event stream plus a POST endpoint. */
+  | { kind: "sse"; url: string; headers?: Record<string, string> }
   | { kind: "file"; path: string };
 
 /** Codes of {@link ToolSourceError}. */
@@ -75,12 +76,17 @@ export async function listToolsFrom(
   if (source.kind === "file") return readSavedListing(source.path);
   const progress = options.progress ?? (() => {});
   // Loaded here, not at start-up: commands that never connect stay fast.
-  const [{ Client }, { StdioClientTransport }, { StreamableHTTPClientTransport }] =
-    await Promise.all([
-      import("@modelcontextprotocol/sdk/client/index.js"),
-      import("@modelcontextprotocol/sdk/client/stdio.js"),
-      import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
-    ]);
+  const [
+    { Client },
+    { StdioClientTransport },
+    { StreamableHTTPClientTransport },
+    { SSEClientTransport },
+  ] = await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/stdio.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+    import("@modelcontextprotocol/sdk/client/sse.js"),
+  ]);
   // Declared so servers list the tools they only offer to clients that can sample or
   // elicit (a client like Claude Desktop would see them). No request is answered.
   const client = new Client(
@@ -88,7 +94,7 @@ export async function listToolsFrom(
     { capabilities: { sampling: {}, elicitation: {} } },
   );
   let stderrTail = "";
-  let transport: StdioClientTransport | StreamableHTTPClientTransport;
+  let transport: Transport;
   if (source.kind === "stdio") {
     const stdio = new StdioClientTransport({
       command: source.command,
@@ -103,10 +109,12 @@ export async function listToolsFrom(
     transport = stdio;
     progress(`starting ${[source.command, ...source.args].join(" ")}`);
   } else {
-    transport = new StreamableHTTPClientTransport(new URL(source.url), {
-      requestInit: source.headers ? { headers: source.headers } : undefined,
-    });
-    progress(`connecting to ${source.url}`);
+    const init = { requestInit: source.headers ? { headers: source.headers } : undefined };
+    transport =
+      source.kind === "sse"
+        ? new SSEClientTransport(new URL(source.url), init)
+        : new StreamableHTTPClientTransport(new URL(source.url), init);
+    progress(`connecting to ${source.url}${source.kind === "sse" ? " (HTTP+SSE)" : ""}`);
   }
   const timeout = options.timeoutMs ?? 30_000;
   try {

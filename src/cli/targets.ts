@@ -14,6 +14,7 @@ import { parseOutputFormat, positiveInteger } from "./output.js";
 export function addServerSourceOptions(command: Command): Command {
   return command
     .option("--url <url>", "a Streamable HTTP server")
+    .option("--sse", "--url is a legacy HTTP+SSE server (its event-stream URL)")
     .option("--header <header...>", 'HTTP header for --url, "Name: value"')
     .option("--from <file>", "a saved tools/list answer instead of a live server")
     .addOption(
@@ -41,6 +42,7 @@ export interface Target {
 export interface TargetOptions {
   server?: string;
   url?: string;
+  sse?: boolean;
   header?: string[];
   from?: string;
   config?: string;
@@ -79,9 +81,11 @@ export function resolveTargets(
   if (command.length > 0) {
     return single({ kind: "stdio", command: command[0]!, args: command.slice(1) });
   }
+  if (options.sse === true && options.url === undefined) throw new Error("--sse needs --url");
   if (options.url !== undefined) {
     const headers = parseHeaders(options.header ?? []);
-    return single({ kind: "http", url: options.url, ...(headers ? { headers } : {}) });
+    const kind = options.sse === true ? "sse" : "http";
+    return single({ kind, url: options.url, ...(headers ? { headers } : {}) });
   }
   if (options.from !== undefined) return single({ kind: "file", path: options.from });
   if (options.config !== undefined) {
@@ -121,11 +125,11 @@ export function resolveTargets(
             ...(launch.cwd ? { cwd: launch.cwd } : {}),
           },
         });
-      } else if (launch?.transport === "http") {
+      } else if (launch?.transport === "http" || launch?.transport === "sse") {
         targets.push({
           section,
           source: {
-            kind: "http",
+            kind: launch.transport,
             url: launch.url,
             ...(launch.headers ? { headers: launch.headers } : {}),
           },
@@ -134,10 +138,7 @@ export function resolveTargets(
         targets.push({
           section,
           source: null,
-          problem:
-            launch === null
-              ? "the config entry has no command or url airlock understands"
-              : "SSE servers are not supported; use Streamable HTTP",
+          problem: "the config entry has no command or url airlock understands",
         });
       }
     }
@@ -195,7 +196,9 @@ export function sourceRecord(source: ToolSource): Record<string, unknown> | unde
       ...(source.cwd ? { cwd: source.cwd } : {}),
     };
   }
-  if (source.kind === "http") return { transport: "http", url: source.url };
+  if (source.kind === "http" || source.kind === "sse") {
+    return { transport: source.kind, url: source.url };
+  }
   return undefined;
 }
 
@@ -216,13 +219,15 @@ export function sourceFromRecord(record: unknown): ToolSource | null {
       ...(typeof r.cwd === "string" ? { cwd: r.cwd } : {}),
     };
   }
-  if (r.transport === "http" && typeof r.url === "string") return { kind: "http", url: r.url };
+  if ((r.transport === "http" || r.transport === "sse") && typeof r.url === "string") {
+    return { kind: r.transport, url: r.url };
+  }
   return null;
 }
 
 /** A short description of a source for messages. */
 export function describeSource(source: ToolSource): string {
   if (source.kind === "stdio") return [source.command, ...source.args].join(" ");
-  if (source.kind === "http") return source.url;
+  if (source.kind === "http" || source.kind === "sse") return source.url;
   return source.path;
 }

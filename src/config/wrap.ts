@@ -78,7 +78,7 @@ export function wrapConfig(config: ClientConfig, options: WrapOptions): WrapResu
         detail:
           server.launch === null
             ? "not a server entry airlock understands (no command or url)"
-            : `remote ${server.launch.transport} server: run \`airlock proxy --url ${server.launch.url}\` in front of it by hand`,
+            : `remote ${server.launch.transport} server: run \`airlock proxy --url ${server.launch.url}${server.launch.transport === "sse" ? " --sse" : ""}\` in front of it by hand`,
       });
       continue;
     }

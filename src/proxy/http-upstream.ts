@@ -1,3 +1,4 @@
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { ProxyError } from "./errors.js";
@@ -9,13 +10,18 @@ export interface HttpUpstreamOptions {
   url: string | URL;
   /** Extra HTTP headers for every request (e.g. `Authorization`). */
   headers?: Record<string, string>;
+  /**
+   * `"streamable-http"` (default), or `"sse"` for a legacy HTTP+SSE server (protocol
+   * 2024-11-05), whose `url` is its event stream.
+   */
+  transport?: "streamable-http" | "sse";
 }
 
 /**
- * A remote MCP server over Streamable HTTP, at the message level (the SDK's client
- * transport handles sessions and event streams; the proxy sees JSON-RPC messages). A
- * request the transport fails to deliver is answered with an error so the client is
- * never left waiting.
+ * A remote MCP server over Streamable HTTP (or legacy HTTP+SSE), at the message level
+ * (the SDK's client transport handles sessions and event streams; the proxy sees JSON-RPC
+ * messages). A request the transport fails to deliver is answered with an error so the
+ * client is never left waiting.
  *
  * @example
  * ```ts
@@ -30,7 +36,7 @@ export function connectHttpUpstream(options: HttpUpstreamOptions): Upstream {
 
 class HttpUpstream implements Upstream {
   readonly description: string;
-  private readonly transport: StreamableHTTPClientTransport;
+  private readonly transport: StreamableHTTPClientTransport | SSEClientTransport;
   private events: UpstreamEvents | undefined;
   private closing = false;
   private closedReported = false;
@@ -38,9 +44,11 @@ class HttpUpstream implements Upstream {
   constructor(options: HttpUpstreamOptions) {
     const url = new URL(options.url);
     this.description = url.href;
-    this.transport = new StreamableHTTPClientTransport(url, {
-      requestInit: options.headers ? { headers: options.headers } : undefined,
-    });
+    const init = { requestInit: options.headers ? { headers: options.headers } : undefined };
+    this.transport =
+      options.transport === "sse"
+        ? new SSEClientTransport(url, init)
+        : new StreamableHTTPClientTransport(url, init);
   }
 
   async start(events: UpstreamEvents): Promise<void> {
@@ -49,7 +57,7 @@ class HttpUpstream implements Upstream {
       // The protocol version header must follow what the server agreed in `initialize`.
       const result = (message as { result?: { protocolVersion?: unknown } }).result;
       if (typeof result?.protocolVersion === "string") {
-        this.transport.setProtocolVersion(result.protocolVersion);
+        this.transport.setProtocolVersion?.(result.protocolVersion);
       }
       events.message({ message, raw: JSON.stringify(message) });
     };
@@ -110,7 +118,10 @@ class HttpUpstream implements Upstream {
   async close(): Promise<void> {
     this.closing = true;
     try {
-      await this.transport.terminateSession();
+      // Streamable HTTP sessions end with a DELETE; an SSE stream just closes.
+      if (this.transport instanceof StreamableHTTPClientTransport) {
+        await this.transport.terminateSession();
+      }
     } catch {
       // The session may already be gone; closing is what matters.
     }

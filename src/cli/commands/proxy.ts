@@ -20,6 +20,7 @@ interface ProxyCliOptions {
   server?: string;
   auditLog?: string;
   url?: string;
+  sse?: boolean;
   header?: string[];
   maxMessageBytes: number;
   maxPages: number;
@@ -54,6 +55,7 @@ export function registerProxy(program: Command): void {
     .option("--server <name>", "pin-file section (default: the only one)")
     .option("--audit-log <file>", "append one JSON line per decision to this file")
     .option("--url <url>", "a remote Streamable HTTP server instead of a command")
+    .option("--sse", "--url is a legacy HTTP+SSE server (its event-stream URL)")
     .option("--header <header...>", 'HTTP header for --url, "Name: value"')
     .option(
       "--max-message-bytes <n>",
@@ -107,6 +109,7 @@ async function runProxy(command: string[], options: ProxyCliOptions): Promise<nu
   if (command.length > 0 === (options.url !== undefined)) {
     return fail("give the real server as -- COMMAND ARGS... or --url URL (exactly one)");
   }
+  if (options.sse === true && options.url === undefined) return fail("--sse needs --url");
   const { maxMessageBytes, maxPages } = options;
   const listTimeoutMs = options.listTimeout;
   let guard: ReturnType<typeof guardFromPinFile>;
@@ -131,6 +134,7 @@ async function runProxy(command: string[], options: ProxyCliOptions): Promise<nu
         ? connectHttpUpstream({
             url: options.url,
             ...withHeaders(parseHeaders(options.header ?? [])),
+            ...(options.sse === true ? { transport: "sse" as const } : {}),
           })
         : spawnStdioUpstream({ command: command[0]!, args: command.slice(1), maxMessageBytes });
   } catch (err) {
