@@ -368,47 +368,21 @@ describe("airlock delegate serve", () => {
 });
 
 describe("airlock delegate serve: authentication", () => {
-  it("refuses an address beyond loopback without --token-file, and a token file others can read", async () => {
-    const open = await cli(
-      "serve",
-      "--registry",
-      at("auth.json"),
-      "--host",
-      "0.0.0.0",
-      "--port",
-      "0",
-    );
-    expect(open.code).toBe(2);
-    expect(open.stderr).toContain("refusing to listen on 0.0.0.0 without authentication");
-    expect(open.stderr).toContain("--token-file");
-
-    writeFileSync(at("tokens.txt"), "kq3V0m8yF2cJt7Lx9aPzR4wE\n");
+  it("refuses an address beyond loopback without --token-file, and a token file others can read or that is empty", async () => {
+    writeFileSync(at("tokens.txt"), "kq3V0m8yF2cJt7Lx9aPzR4wE\n", { mode: 0o644 });
     chmodSync(at("tokens.txt"), 0o644);
-    const leaky = await cli(
-      "serve",
-      "--registry",
-      at("auth.json"),
-      "--token-file",
-      at("tokens.txt"),
-      "--port",
-      "0",
-    );
-    expect(leaky.code).toBe(2);
-    expect(leaky.stderr).toContain("chmod 600");
-
-    writeFileSync(at("empty-tokens.txt"), "\n\n");
-    chmodSync(at("empty-tokens.txt"), 0o600);
-    const empty = await cli(
-      "serve",
-      "--registry",
-      at("auth.json"),
-      "--token-file",
-      at("empty-tokens.txt"),
-      "--port",
-      "0",
-    );
-    expect(empty.code).toBe(2);
-    expect(empty.stderr).toContain("holds no token");
+    writeFileSync(at("empty-tokens.txt"), "\n\n", { mode: 0o600 });
+    const cases: [string[], string][] = [
+      [["--host", "0.0.0.0"], "refusing to listen on 0.0.0.0 without authentication"],
+      [["--host", "0.0.0.0"], "--token-file"],
+      [["--token-file", at("tokens.txt")], "chmod 600"],
+      [["--token-file", at("empty-tokens.txt")], "holds no token"],
+    ];
+    for (const [flags, said] of cases) {
+      const run = await cli("serve", "--registry", at("auth.json"), "--port", "0", ...flags);
+      expect(run.code, flags.join(" ")).toBe(2);
+      expect(run.stderr).toContain(said);
+    }
   });
 });
 

@@ -15,6 +15,7 @@ import { pinFileFromGuard, ToolDefinitionPinGuard, writePinFile } from "../../sr
 import type { ToolDefinition } from "../../src/pins/types.js";
 import { buildFastServer } from "../fixtures/servers/fast-server.js";
 import { buildWeatherServer } from "../fixtures/servers/weather-server.js";
+import { jsonLinesPeer } from "../helpers/json-lines-peer.js";
 import { approvedGuard, rawToolsList } from "./helpers.js";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -123,43 +124,17 @@ describe("a FastMCP server started through the pins (secured.start)", () => {
     const child = spawn(process.execPath, [...tsx, "test/fixtures/servers/fast-server-stdio.ts"], {
       cwd: root,
       env: { ...process.env, AIRLOCK_PIN_FILE: pinFile },
-      stdio: ["pipe", "pipe", "ignore"],
+      stdio: "pipe",
     });
-    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    const answered = (id: number) =>
-      new Promise<void>((resolve) => {
-        let out = "";
-        const onData = (chunk: Buffer) => {
-          out += chunk.toString("utf8");
-          if (out.includes(`"id":${id}`)) {
-            child.stdout.off("data", onData);
-            resolve();
-          }
-        };
-        child.stdout.on("data", onData);
-      });
-    const initialized = answered(1);
-    send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "t", version: "1" },
-      },
-    });
-    await initialized;
-    send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    const listed = answered(2);
-    send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
-    await listed;
+    const peer = jsonLinesPeer(child);
+    await peer.initialize();
+    peer.send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    await peer.next((m) => m.id === 2);
     child.stdin.end();
     // FastMCP's connect() sessions ping every 5 s until closed; a process still alive after
     // 10 s would have kept doing so.
     const outcome = await Promise.race([
-      exited,
+      peer.exited,
       new Promise<string>((resolve) => setTimeout(() => resolve("still running"), 10_000)),
     ]);
     if (outcome === "still running") child.kill();

@@ -2,6 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { join } from "node:path";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
+import { jsonLinesPeer } from "../helpers/json-lines-peer.js";
 import {
   cliArgs,
   clientThroughProxy,
@@ -43,58 +44,7 @@ function rawProxy(extra: string[] = [], serverFlags: string[] = []) {
     ),
     { cwd: root, stdio: "pipe" },
   );
-  const messages: Record<string, unknown>[] = [];
-  const waiters: {
-    test: (m: Record<string, unknown>) => boolean;
-    resolve: (m: Record<string, unknown>) => void;
-  }[] = [];
-  let buffer = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    buffer += chunk.toString("utf8");
-    let newline = buffer.indexOf("\n");
-    while (newline !== -1) {
-      const line = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
-      const message = JSON.parse(line) as Record<string, unknown>;
-      messages.push(message);
-      for (const waiter of [...waiters]) {
-        if (waiter.test(message)) {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          waiter.resolve(message);
-        }
-      }
-      newline = buffer.indexOf("\n");
-    }
-  });
-  let stderr = "";
-  child.stderr.on("data", (d) => {
-    stderr += d;
-  });
-  const exited = new Promise<number | null>((resolve) =>
-    child.on("close", (code) => resolve(code)),
-  );
-  const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
-  const next = (test: (m: Record<string, unknown>) => boolean) =>
-    new Promise<Record<string, unknown>>((resolve) => {
-      const found = messages.find(test);
-      if (found) resolve(found);
-      else waiters.push({ test, resolve });
-    });
-  const initialize = async () => {
-    send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "raw", version: "1" },
-      },
-    });
-    await next((m) => m.id === 1);
-    send({ jsonrpc: "2.0", method: "notifications/initialized" });
-  };
-  return { child, send, next, initialize, exited, messages, stderr: () => stderr };
+  return jsonLinesPeer(child);
 }
 
 const call = (id: number, name: string, args: Record<string, unknown>) => ({
