@@ -7,6 +7,12 @@ export {
   guardMcpClientCached,
   type McpToolsClient,
 } from "../integrations/mcp-client.js";
+export {
+  type GuardedMcpToolsClient,
+  type GuardMcpToolsClientOptions,
+  guardMcpToolsClient,
+  type McpToolsSource,
+} from "../integrations/mcp-tools-client.js";
 export { type OnRefusal, refusalMessage } from "../integrations/refusal.js";
 export {
   type AttestMismatch,

@@ -9,10 +9,9 @@
  */
 import { ToolGuardError } from "../guard/errors.js";
 import type { ToolGuard } from "../guard/tool-guard.js";
-import { listAllTools } from "../mcp/list-all-tools.js";
 import { checkOnDrift, type OnDrift } from "../mcp/list-tools.js";
 import { guardAiSdkTool } from "./ai-sdk.js";
-import { readCapabilities, readMaxPages, uniqueDefinition } from "./mcp-client.js";
+import { listingByName, readCapabilities, readMaxPages, uniqueDefinition } from "./mcp-client.js";
 import type { OnRefusal } from "./refusal.js";
 
 /** What {@link guardAiSdkMcpTools} needs of an `@ai-sdk/mcp` client (`createMCPClient`). */
@@ -41,20 +40,6 @@ export interface GuardAiSdkMcpToolsOptions {
   onRefusal?: OnRefusal;
   /** Most `tools/list` pages followed, at start and on each call. Default 100. */
   maxPages?: number;
-}
-
-/** The server's listing by name; a name listed more than once keeps every copy. */
-async function listingByName(
-  client: AiSdkMcpClient,
-  maxPages: number,
-): Promise<Map<string, unknown[]>> {
-  const byName = new Map<string, unknown[]>();
-  for (const tool of (await listAllTools(client, { maxPages })).tools) {
-    const copies = byName.get(tool.name);
-    if (copies === undefined) byName.set(tool.name, [tool]);
-    else copies.push(tool);
-  }
-  return byName;
 }
 
 /**

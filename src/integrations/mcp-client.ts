@@ -10,6 +10,8 @@
 import { assertRequestedCapability } from "../guard/capability.js";
 import { ToolGuardError } from "../guard/errors.js";
 import type { ToolGuard } from "../guard/tool-guard.js";
+import { listAllTools } from "../mcp/list-all-tools.js";
+import type { McpToolClient } from "../mcp/tool-page-source.js";
 
 /** What this module needs of an MCP client. */
 export interface McpToolsClient {
@@ -135,6 +137,24 @@ async function listAll(client: McpToolsClient, maxPages: number): Promise<Map<st
     seen.add(next);
     cursor = next;
   }
+}
+
+/**
+ * Every page of the server's tools (agent-airlock's pager: cursor loops, endless and
+ * broken pages refused), grouped by name; a name listed more than once keeps every copy.
+ * Used by the adapters that build tools from a listing.
+ */
+export async function listingByName(
+  client: McpToolClient,
+  maxPages: number,
+): Promise<Map<string, unknown[]>> {
+  const byName = new Map<string, unknown[]>();
+  for (const tool of (await listAllTools(client, { maxPages })).tools) {
+    const copies = byName.get(tool.name);
+    if (copies === undefined) byName.set(tool.name, [tool]);
+    else copies.push(tool);
+  }
+  return byName;
 }
 
 /**
