@@ -490,63 +490,61 @@ export function createToolGuard(options: ToolGuardOptions): ToolGuard {
     }
   }
 
+  function unpinned(tool: string, detail: ToolGuardErrorDetail): ToolGuardError {
+    return new ToolGuardError(
+      "TOOL_DEFINITION_MISSING",
+      tool,
+      `tool ${JSON.stringify(tool)} has no pin and requirePins is on: approve its definition first`,
+      detail,
+    );
+  }
+
   /**
-   * The pin step of a check: refuses a tool that needs a pin and has none
-   * (`TOOL_DEFINITION_MISSING`) and a definition that is not the pinned one (`TOOL_DRIFT`).
-   * Records the observed digest on `base` (a refusal's audit record carries it too).
+   * The drift step for a pinned tool: refuses a missing definition
+   * (`TOOL_DEFINITION_MISSING`) and one that is not the pinned one (`TOOL_DRIFT`). Records
+   * the observed digest on `base` (a refusal's audit record carries it too).
    */
-  async function checkPin(
+  function judgePinned(
     tool: string,
-    source: DefinitionSource,
+    pinned: string,
+    definition: unknown,
     detail: ToolGuardErrorDetail,
     base: ToolGuardDecision | undefined,
-  ): Promise<void> {
-    const pinned = pins.get(tool);
-    if (pinned === undefined && requirePins) {
+  ): void {
+    if (definition === undefined || definition === null) {
       throw new ToolGuardError(
         "TOOL_DEFINITION_MISSING",
         tool,
-        `tool ${JSON.stringify(tool)} has no pin and requirePins is on: approve its definition first`,
+        `tool ${JSON.stringify(tool)} is pinned but no definition was supplied: pass the definition the agent received`,
         detail,
       );
     }
-    if (pinned !== undefined) {
-      const definition = source === undefined ? undefined : await fetchDefinition(tool, source);
-      if (definition === undefined || definition === null) {
-        throw new ToolGuardError(
-          "TOOL_DEFINITION_MISSING",
-          tool,
-          `tool ${JSON.stringify(tool)} is pinned but no definition was supplied: pass the definition the agent received`,
-          detail,
-        );
-      }
-      let observed: string;
-      try {
-        observed = definitionSha256(definition);
-      } catch (err) {
-        throw new ToolGuardError(
-          "TOOL_DRIFT",
-          tool,
-          `the definition of tool ${JSON.stringify(tool)} cannot be canonicalised, so it cannot match its pin: ${(err as Error).message}`,
-          { ...detail, pinnedDigest: pinned },
-          { cause: err },
-        );
-      }
-      if (base !== undefined) base.digest = observed;
-      let servedName: unknown;
-      try {
-        servedName = (definition as { name?: unknown }).name;
-      } catch {
-        servedName = null; // a definition that cannot show its name is not the pinned one
-      }
-      if (!sameDigest(observed, pinned) || (servedName !== undefined && servedName !== tool)) {
-        throw new ToolGuardError(
-          "TOOL_DRIFT",
-          tool,
-          `the definition of tool ${JSON.stringify(tool)} is not the pinned one: refuse it until someone reviews and re-pins it`,
-          { ...detail, pinnedDigest: pinned, observedDigest: observed },
-        );
-      }
+    let observed: string;
+    try {
+      observed = definitionSha256(definition);
+    } catch (err) {
+      throw new ToolGuardError(
+        "TOOL_DRIFT",
+        tool,
+        `the definition of tool ${JSON.stringify(tool)} cannot be canonicalised, so it cannot match its pin: ${(err as Error).message}`,
+        { ...detail, pinnedDigest: pinned },
+        { cause: err },
+      );
+    }
+    if (base !== undefined) base.digest = observed;
+    let servedName: unknown;
+    try {
+      servedName = (definition as { name?: unknown }).name;
+    } catch {
+      servedName = null; // a definition that cannot show its name is not the pinned one
+    }
+    if (!sameDigest(observed, pinned) || (servedName !== undefined && servedName !== tool)) {
+      throw new ToolGuardError(
+        "TOOL_DRIFT",
+        tool,
+        `the definition of tool ${JSON.stringify(tool)} is not the pinned one: refuse it until someone reviews and re-pins it`,
+        { ...detail, pinnedDigest: pinned, observedDigest: observed },
+      );
     }
   }
 
@@ -577,7 +575,12 @@ export function createToolGuard(options: ToolGuardOptions): ToolGuard {
     const detail: ToolGuardErrorDetail = { capability, agent, root };
 
     // Pin, then drift: a drifted tool never reaches the verifier.
-    await checkPin(tool, source, detail, base);
+    const pinned = pins.get(tool);
+    if (pinned === undefined && requirePins) throw unpinned(tool, detail);
+    if (pinned !== undefined) {
+      const definition = source === undefined ? undefined : await fetchDefinition(tool, source);
+      judgePinned(tool, pinned, definition, detail, base);
+    }
 
     const key = JSON.stringify([agent, root, capability]);
     const started = now();
@@ -684,12 +687,10 @@ export function createToolGuard(options: ToolGuardOptions): ToolGuard {
 
   async function checkDefinition(tool: string, definition: unknown): Promise<void> {
     assertToolName(tool);
-    await checkPin(
-      tool,
-      definition === undefined ? undefined : () => definition,
-      { agent, root },
-      undefined,
-    );
+    const detail = { agent, root };
+    const pinned = pins.get(tool);
+    if (pinned !== undefined) judgePinned(tool, pinned, definition, detail, undefined);
+    else if (requirePins) throw unpinned(tool, detail);
   }
 
   return Object.freeze({
