@@ -2,7 +2,9 @@ import { readFileSync } from "node:fs";
 import type { ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DidError } from "../../src/guard/delegation/errors.js";
 import { issueDelegation } from "../../src/guard/delegation/issue.js";
 import { verifyDelegation } from "../../src/guard/delegation/verify.js";
 import { didWebResolver, didWebUrl } from "../../src/guard/did/did-web.js";
@@ -112,11 +114,40 @@ describe("didWebUrl", () => {
       "did:web:exa%2Fmple.com",
       "did:web:-bad.com",
       "did:web:example.com:a%2Fb",
+      // Host names the URL parser would turn into an address: 0.0.0.0 and 127.0.0.1.
+      "did:web:0",
+      "did:web:2130706433",
+      "did:web:0x7f.1",
     ]) {
       expect(() => didWebUrl(bad), bad).toThrow(expect.objectContaining({ code: "DID_INVALID" }));
     }
     expect(() => didWebUrl(agent.did)).toThrow(
       expect.objectContaining({ code: "DID_METHOD_UNSUPPORTED" }),
+    );
+  });
+});
+
+describe("didWebUrl on any input", () => {
+  it("either refuses with a DidError or names exactly the DID's host, over HTTPS, at a did.json", () => {
+    const part = fc.stringMatching(/^[A-Za-z0-9._%:@/?#~-]{0,24}$/);
+    fc.assert(
+      fc.property(part, (rest) => {
+        const did = `did:web:${rest}`;
+        let url: URL;
+        try {
+          url = didWebUrl(did);
+        } catch (err) {
+          expect(err).toBeInstanceOf(DidError);
+          return;
+        }
+        const [host = ""] = rest.split(":");
+        expect(url.protocol).toBe("https:");
+        expect(url.host).toBe(host.replace(/%3A/gi, ":").toLowerCase().replace(/:443$/, ""));
+        expect(url.username + url.password + url.search + url.hash).toBe("");
+        expect(url.pathname.endsWith("/did.json")).toBe(true);
+        expect(url.pathname.includes("/../")).toBe(false);
+      }),
+      { numRuns: 2000 },
     );
   });
 });

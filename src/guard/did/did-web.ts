@@ -71,7 +71,14 @@ export function didWebUrl(did: string): URL {
     }
   }
   const path = segments.length === 0 ? ".well-known" : segments.join("/");
-  return new URL(`https://${host}/${path}/did.json`);
+  const url = new URL(`https://${host}/${path}/did.json`);
+  // The URL parser reads some host names as IPv4 numbers ("0" is 0.0.0.0, "2130706433" is
+  // 127.0.0.1): the document must come from the host the DID spells, nothing it maps to.
+  const [hostname = "", port = ""] = host.toLowerCase().split(":");
+  if (url.hostname !== hostname || (url.port !== port && !(port === "443" && url.port === ""))) {
+    throw new DidError("DID_INVALID", `${did}: the host is read as ${url.host}`);
+  }
+  return url;
 }
 
 /** GET `url` over HTTPS: status 200, no redirect, at most `maxBytes`, within `timeoutMs`. */
