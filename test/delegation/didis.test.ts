@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DidisError } from "../../src/guard/delegation/errors.js";
 import { generateDelegationKey } from "../../src/guard/did/keys.js";
@@ -455,6 +456,29 @@ describe("didis-auth", () => {
     ]) {
       expect(allowed(header)).toBe(false);
     }
+  });
+
+  it("bearerAuthenticator: on any header, true exactly for the scheme and one of the tokens", () => {
+    const tokens = ["kq3V0m8yF2cJt7Lx9aPz", "Zt1q8W4mXc7VbN2pLs9R0yKe+/=="];
+    const allowed = bearerAuthenticator(tokens);
+    const header = fc.oneof(
+      fc.string({ maxLength: 80 }),
+      fc
+        .tuple(
+          fc.constantFrom("Bearer", "bearer", "BEARER", "Basic", "Bearer:", ""),
+          fc.stringMatching(/^ {0,3}$/),
+          fc.oneof(fc.constantFrom(...tokens), fc.string({ maxLength: 40 })),
+          fc.stringMatching(/^[ \t]{0,2}$/),
+        )
+        .map(([scheme, gap, token, tail]) => `${scheme}${gap}${token}${tail}`),
+    );
+    fc.assert(
+      fc.property(header, (h) => {
+        const match = /^bearer +(\S+) *$/i.exec(h);
+        expect(allowed(h)).toBe(match !== null && tokens.includes(match[1]!));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it("isLoopbackHost: only addresses no other machine can reach", () => {

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
+import { resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Ajv } from "ajv";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ScanReport } from "../../src/scan/index.js";
 import {
@@ -185,6 +187,42 @@ describe("SARIF output", () => {
     });
     expect(memoryOnly.runs[0].results.length).toBeGreaterThan(0);
     expect(memoryOnly.runs[0].originalUriBaseIds).toBeUndefined();
+  });
+
+  it("on any source path: a relative reference inside the root, or an absolute file: URI", () => {
+    const segment = fc.stringMatching(/^[A-Za-z0-9 %#?._-]{1,8}$/);
+    const path = fc.tuple(
+      fc.constantFrom("", "/", "/repo/", "../", "./", "/repo/../"),
+      fc.array(segment, { minLength: 1, maxLength: 4 }),
+    );
+    fc.assert(
+      fc.property(path, ([prefix, segments]) => {
+        const source = `${prefix}${segments.join("/")}`;
+        // "-" (standard input) and "memory" have no file to point at.
+        fc.pre(source !== "-" && source !== "memory");
+        const report = scanTools(
+          {
+            tools: [{ definition: { name: "delete_x" }, source, server: null }],
+            instructions: [],
+            problems: [],
+            sources: [source],
+          },
+          READ_ONLY_POLICY,
+        );
+        const location = toSarif(report, { sourceRoot: "/repo" }).runs[0].results[0].locations[0]
+          .physicalLocation.artifactLocation as { uri: string; uriBaseId?: string };
+        const absolute = resolve("/repo", source);
+        if (location.uriBaseId === "%SRCROOT%") {
+          expect(location.uri.startsWith("/")).toBe(false);
+          expect(fileURLToPath(new URL(location.uri, "file:///repo/"))).toBe(absolute);
+        } else {
+          expect(location.uriBaseId).toBeUndefined();
+          expect(fileURLToPath(location.uri)).toBe(absolute);
+          expect(absolute === "/repo" || !absolute.startsWith("/repo/")).toBe(true);
+        }
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it("carries unusable input as a failed invocation", () => {
