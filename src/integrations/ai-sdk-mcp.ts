@@ -2,8 +2,8 @@
  * Vercel AI SDK with an MCP server (`@ai-sdk/mcp`): the tools the server lists become AI
  * SDK tools only when they are in the capability table and match their pins, and every
  * call checks the definition served at that moment and the delegation before the server
- * is called. Neither `ai` nor `@ai-sdk/mcp` is imported: the client is used through its
- * public methods.
+ * is called. `@ai-sdk/mcp` is not imported: the client is used through its public
+ * methods.
  *
  * @module
  */
@@ -11,7 +11,8 @@ import { ToolGuardError } from "../guard/errors.js";
 import type { ToolGuard } from "../guard/tool-guard.js";
 import { checkOnDrift, type OnDrift } from "../mcp/list-tools.js";
 import { guardAiSdkTool } from "./ai-sdk.js";
-import { listingByName, readCapabilities, readMaxPages, uniqueDefinition } from "./mcp-client.js";
+import { readCapabilities, readMaxPages } from "./mcp-client.js";
+import { admittedDefinitions, listingByName, uniqueDefinition } from "./mcp-listing.js";
 import type { OnRefusal } from "./refusal.js";
 
 /** What {@link guardAiSdkMcpTools} needs of an `@ai-sdk/mcp` client (`createMCPClient`). */
@@ -89,18 +90,7 @@ export async function guardAiSdkMcpTools(
   const maxPages = readMaxPages(options.maxPages);
   const onDrift = checkOnDrift(options.onDrift ?? "raise");
 
-  const listing = await listingByName(client, maxPages);
-  const admitted: unknown[] = [];
-  for (const name of capabilities.keys()) {
-    try {
-      const definition = uniqueDefinition(listing, name);
-      if (definition === undefined) continue;
-      await guard.checkDefinition(name, definition);
-      admitted.push(definition);
-    } catch (err) {
-      if (onDrift === "raise" || !(err instanceof ToolGuardError)) throw err;
-    }
-  }
+  const admitted = await admittedDefinitions(client, capabilities, guard, { onDrift, maxPages });
 
   const built = client.toolsFromDefinitions({ tools: admitted });
   // biome-ignore lint/suspicious/noExplicitAny: the AI SDK's tool type, not imported here.

@@ -10,8 +10,7 @@
 import { assertRequestedCapability } from "../guard/capability.js";
 import { ToolGuardError } from "../guard/errors.js";
 import type { ToolGuard } from "../guard/tool-guard.js";
-import { listAllTools } from "../mcp/list-all-tools.js";
-import type { McpToolClient } from "../mcp/tool-page-source.js";
+import { uniqueDefinition } from "./mcp-listing.js";
 
 /** What this module needs of an MCP client. */
 export interface McpToolsClient {
@@ -137,41 +136,6 @@ async function listAll(client: McpToolsClient, maxPages: number): Promise<Map<st
     seen.add(next);
     cursor = next;
   }
-}
-
-/**
- * Every page of the server's tools (agent-airlock's pager: cursor loops, endless and
- * broken pages refused), grouped by name; a name listed more than once keeps every copy.
- * Used by the adapters that build tools from a listing.
- */
-export async function listingByName(
-  client: McpToolClient,
-  maxPages: number,
-): Promise<Map<string, unknown[]>> {
-  const byName = new Map<string, unknown[]>();
-  for (const tool of (await listAllTools(client, { maxPages })).tools) {
-    const copies = byName.get(tool.name);
-    if (copies === undefined) byName.set(tool.name, [tool]);
-    else copies.push(tool);
-  }
-  return byName;
-}
-
-/**
- * The one definition of `name` in a listing grouped by name (undefined when it is not
- * listed), or a `TOOL_DRIFT` refusal when the listing has it twice.
- */
-export function uniqueDefinition(listing: Map<string, unknown[]>, name: string): unknown {
-  const copies = listing.get(name);
-  if (copies === undefined) return undefined;
-  if (copies.length > 1) {
-    throw new ToolGuardError(
-      "TOOL_DRIFT",
-      name,
-      `the server lists tool ${JSON.stringify(name)} ${copies.length} times: which one would run is ambiguous`,
-    );
-  }
-  return copies[0];
 }
 
 function makeCaller(

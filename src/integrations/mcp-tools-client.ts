@@ -10,7 +10,8 @@
 import { ToolGuardError } from "../guard/errors.js";
 import type { ToolGuard } from "../guard/tool-guard.js";
 import { checkOnDrift, type OnDrift } from "../mcp/list-tools.js";
-import { listingByName, readCapabilities, readMaxPages, uniqueDefinition } from "./mcp-client.js";
+import { readCapabilities, readMaxPages } from "./mcp-client.js";
+import { admittedDefinitions, listingByName, uniqueDefinition } from "./mcp-listing.js";
 import { type OnRefusal, readOnRefusal, refusalMessage } from "./refusal.js";
 
 /** What {@link guardMcpToolsClient} needs of an MCP client (SDK 1.x or 2.x `Client`). */
@@ -100,20 +101,9 @@ export function guardMcpToolsClient(
   const onRefusal = readOnRefusal(options.onRefusal);
 
   async function listTools(): Promise<{ tools: unknown[] }> {
-    const listing = await listingByName(client, maxPages);
-    const tools: unknown[] = [];
-    for (const name of capabilities.keys()) {
-      try {
-        const definition = uniqueDefinition(listing, name);
-        if (definition === undefined) continue;
-        await guard.checkDefinition(name, definition);
-        // A copy: a loader may write into what it is given.
-        tools.push(structuredClone(definition));
-      } catch (err) {
-        if (onDrift === "raise" || !(err instanceof ToolGuardError)) throw err;
-      }
-    }
-    return { tools };
+    const admitted = await admittedDefinitions(client, capabilities, guard, { onDrift, maxPages });
+    // Copies: a loader may write into what it is given (LangChain's does).
+    return { tools: admitted.map((definition) => structuredClone(definition)) };
   }
 
   async function callTool(
