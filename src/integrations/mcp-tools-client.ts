@@ -58,6 +58,30 @@ export interface GuardedMcpToolsClient {
   ): Promise<unknown>;
 }
 
+/** The called tool's name, when it is one of the table's; a `GUARD_MISCONFIGURED` refusal otherwise. */
+function toolNameOf(params: unknown, capabilities: ReadonlyMap<string, string>): string {
+  let name: unknown;
+  try {
+    name = (params as { name?: unknown } | null)?.name;
+  } catch (cause) {
+    throw new ToolGuardError(
+      "GUARD_MISCONFIGURED",
+      undefined,
+      "the call could not be read",
+      {},
+      { cause },
+    );
+  }
+  if (typeof name !== "string" || !capabilities.has(name)) {
+    throw new ToolGuardError(
+      "GUARD_MISCONFIGURED",
+      typeof name === "string" ? name : undefined,
+      `tool ${JSON.stringify(name)} has no capability in the table: add it to capabilities to allow it`,
+    );
+  }
+  return name;
+}
+
 /**
  * Guard an MCP client for tool loaders. `listTools()` pages the server itself and returns,
  * in one page, the tools named in `capabilities` whose served definitions match their
@@ -110,20 +134,14 @@ export function guardMcpToolsClient(
     params: { name: string; arguments?: Record<string, unknown> },
     ...rest: unknown[]
   ): Promise<unknown> {
-    const name = (params as { name?: unknown } | null)?.name;
+    let tool: string;
     try {
-      const capability = typeof name === "string" ? capabilities.get(name) : undefined;
-      if (typeof name !== "string" || capability === undefined) {
-        throw new ToolGuardError(
-          "GUARD_MISCONFIGURED",
-          typeof name === "string" ? name : undefined,
-          `tool ${JSON.stringify(name)} has no capability in the table: add it to capabilities to allow it`,
-        );
-      }
+      tool = toolNameOf(params, capabilities);
+      const capability = capabilities.get(tool)!;
       await guard.check({
-        tool: name,
+        tool,
         capability,
-        definition: async () => uniqueDefinition(await listingByName(client, maxPages), name),
+        definition: async () => uniqueDefinition(await listingByName(client, maxPages), tool),
       });
     } catch (err) {
       if (onRefusal === "message" && err instanceof ToolGuardError) {
@@ -131,7 +149,8 @@ export function guardMcpToolsClient(
       }
       throw err;
     }
-    return client.callTool(params, ...rest);
+    // The name checked is the name called, whatever a getter on `params` would say now.
+    return client.callTool({ ...params, name: tool }, ...rest);
   }
 
   return Object.freeze({ listTools, callTool });

@@ -90,7 +90,27 @@ describe("guardMcpToolsClient with LangChain's loadMcpTools", () => {
     const outside = await guarded.callTool({ name: "tool_001", arguments: {} }).catch((e) => e);
     expect(outside).toBeInstanceOf(ToolGuardError);
     expect((outside as ToolGuardError).code).toBe("GUARD_MISCONFIGURED");
+    const hostile = Object.defineProperty({}, "name", {
+      get() {
+        throw new Error("no");
+      },
+    });
+    await expect(guarded.callTool(hostile as never)).rejects.toMatchObject({
+      code: "GUARD_MISCONFIGURED",
+    });
     expect(paging.calledTools).toEqual([]);
+  });
+
+  it("calls the tool it checked, even if the call's name changes after the check", async () => {
+    const { paging, client, pins } = await connected();
+    const guarded = guardMcpToolsClient(client, { guard: guardFor(pins), capabilities });
+    let reads = 0;
+    const shifty = Object.defineProperty({ arguments: {} }, "name", {
+      enumerable: true,
+      get: () => (reads++ === 0 ? "tool_000" : "tool_004"),
+    });
+    await guarded.callTool(shifty as never);
+    expect(paging.calledTools).toEqual(["tool_000"]);
   });
 
   it("a tool drifted before loading rejects the listing, or is left out with onDrift filter", async () => {
