@@ -4,7 +4,15 @@ import type { PinnedField, PinVersion } from "../pins/types.js";
 import { PYTHON_JSON } from "./python-json.js";
 import { type CanonicalLimits, serialize } from "./serialize.js";
 
-/** The fields each pin version covers, besides `name`, in canonical (sorted) order. */
+/**
+ * The fields each pin version covers, besides `name`, in canonical (sorted) order.
+ *
+ * @example
+ * ```ts
+ * import { PINNED_FIELDS } from "agent-airlock";
+ * console.log(PINNED_FIELDS[1]); // ["description", "inputSchema"]
+ * ```
+ */
 export const PINNED_FIELDS: Readonly<Record<PinVersion, readonly PinnedField[]>> = {
   1: ["description", "inputSchema"],
   2: ["annotations", "description", "inputSchema", "outputSchema"],

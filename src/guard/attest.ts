@@ -38,7 +38,15 @@ export interface AttestResult {
   error?: { code: string; message: string };
 }
 
-/** Most tools read from one inspection report. */
+/**
+ * Most tools read from one inspection report.
+ *
+ * @example
+ * ```ts
+ * import { MAX_ATTESTED_TOOLS } from "agent-airlock/guard";
+ * console.log(MAX_ATTESTED_TOOLS); // 10000
+ * ```
+ */
 export const MAX_ATTESTED_TOOLS = 10_000;
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;

@@ -28,7 +28,16 @@ export { localVerifier } from "./local-verifier.js";
 export { pinToolDefinitions, type ToolPins } from "./pin-definitions.js";
 export type { ToolGuard, ToolGuardDecision } from "./tool-guard.js";
 
-/** {@link ToolGuardError} under the DID.is SDK's name: same class, same codes. */
+/**
+ * {@link ToolGuardError} under the DID.is SDK's name: same class, same codes.
+ *
+ * @example
+ * ```ts
+ * import { DidisGuardError } from "agent-airlock/didis";
+ * import { ToolGuardError } from "agent-airlock/guard";
+ * console.log(DidisGuardError === ToolGuardError); // true
+ * ```
+ */
 export const DidisGuardError = ToolGuardError;
 /** {@link ToolGuardError} under the DID.is SDK's name. */
 export type DidisGuardError = ToolGuardError;

@@ -27,7 +27,15 @@ export type ToolGuardErrorCode =
   | "TOOL_NOT_AUTHORIZED"
   | "GUARD_UNAVAILABLE";
 
-/** Every {@link ToolGuardErrorCode}, in check order. */
+/**
+ * Every {@link ToolGuardErrorCode}, in check order.
+ *
+ * @example
+ * ```ts
+ * import { TOOL_GUARD_ERROR_CODES } from "agent-airlock/guard";
+ * console.log(TOOL_GUARD_ERROR_CODES[0]); // "GUARD_MISCONFIGURED"
+ * ```
+ */
 export const TOOL_GUARD_ERROR_CODES: readonly ToolGuardErrorCode[] = Object.freeze([
   "GUARD_MISCONFIGURED",
   "TOOL_DEFINITION_MISSING",

@@ -114,7 +114,15 @@ export interface ToolGuard {
   clearCache(): void;
 }
 
-/** Most cached ALLOWs kept; the oldest is dropped first. */
+/**
+ * Most cached ALLOWs kept; the oldest is dropped first.
+ *
+ * @example
+ * ```ts
+ * import { MAX_CACHED_ALLOWS } from "agent-airlock/guard";
+ * console.log(MAX_CACHED_ALLOWS); // 1024
+ * ```
+ */
 export const MAX_CACHED_ALLOWS = 1024;
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;

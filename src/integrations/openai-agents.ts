@@ -151,6 +151,17 @@ function nameOf(tool: unknown): string | undefined {
  * that is unpinned, drifted, unreadable or listed twice; `callTool()` refuses, with a
  * {@link ToolGuardError}, any tool the latest listing did not admit (it lists first when it
  * has not listed yet), then runs the guard, when one is given, with the admitted definition.
+ * Made by {@link pinMcpServer}.
+ *
+ * @example
+ * ```ts
+ * import { MCPServerStdio } from "@openai/agents-core";
+ * import { pinMcpServer } from "agent-airlock/openai-agents";
+ * const server = new MCPServerStdio({ name: "weather", fullCommand: "node weather-server.js" });
+ * const pins = { get_forecast: "f1e16554bd1d858284d91bd127714276451d7d1d4af02aaea40eea8090c796f9" };
+ * const pinned = pinMcpServer(server, { pins }); // a PinnedMcpServer
+ * // new Agent({ name: "assistant", mcpServers: [pinned] })
+ * ```
  */
 export class PinnedMcpServer implements MCPServer {
   readonly #inner: MCPServer;

@@ -7,6 +7,12 @@ import type { ListingCheck, PinDecision, RefusedTool } from "./types.js";
  * The tools array of a `tools/list` result: `{ tools: [...] }`, any object with an array
  * `.tools` (an SDK `ListToolsResult`), or the array itself. Anything else is
  * `ToolListingDriftError` with fault `unreadable`.
+ *
+ * @example
+ * ```ts
+ * import { listingTools } from "agent-airlock";
+ * console.log(listingTools({ tools: [{ name: "a" }] }).length); // 1
+ * ```
  */
 export function listingTools(listing: unknown): readonly unknown[] {
   if (Array.isArray(listing)) return listing;

@@ -5,13 +5,37 @@ import { AirlockError, PinFileError } from "../errors.js";
 import { ToolDefinitionPinGuard } from "./guard.js";
 import type { PinVersion, ToolDefinition } from "./types.js";
 
-/** The file name `airlock` looks for when none is given. */
+/**
+ * The file name `airlock` looks for when none is given.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_PIN_FILE } from "agent-airlock";
+ * console.log(DEFAULT_PIN_FILE); // "airlock.pins.json"
+ * ```
+ */
 export const DEFAULT_PIN_FILE = "airlock.pins.json";
 
-/** The pin file format this release reads and writes. */
+/**
+ * The pin file format this release reads and writes.
+ *
+ * @example
+ * ```ts
+ * import { PIN_FILE_VERSION } from "agent-airlock";
+ * console.log(PIN_FILE_VERSION); // 1
+ * ```
+ */
 export const PIN_FILE_VERSION = 1;
 
-/** Largest pin file read (bytes): a reviewed lock file, not a data dump. */
+/**
+ * Largest pin file read (bytes): a reviewed lock file, not a data dump.
+ *
+ * @example
+ * ```ts
+ * import { MAX_PIN_FILE_BYTES } from "agent-airlock";
+ * console.log(MAX_PIN_FILE_BYTES); // 67108864
+ * ```
+ */
 export const MAX_PIN_FILE_BYTES = 64 * 1024 * 1024;
 
 /** One approved tool. */
@@ -38,7 +62,15 @@ export interface PinFile {
   servers: Record<string, PinFileServer>;
 }
 
-/** The server name used when none is given. */
+/**
+ * The server name used when none is given.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_SERVER } from "agent-airlock";
+ * console.log(DEFAULT_SERVER); // "default"
+ * ```
+ */
 export const DEFAULT_SERVER = "default";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -243,7 +275,16 @@ export interface GuardFromPinFileOptions {
   enforce?: boolean;
 }
 
-/** The server section a call means: the named one, or the only one. */
+/**
+ * The server section a call means: the named one, or the only one. Throws
+ * `PinFileError` for a name the file lacks, or no name when it has several sections.
+ *
+ * @example
+ * ```ts
+ * import { pinFileServerName } from "agent-airlock";
+ * console.log(pinFileServerName({ version: 1, servers: { weather: { tools: {} } } })); // "weather"
+ * ```
+ */
 export function pinFileServerName(file: PinFile, server?: string): string {
   const names = Object.keys(file.servers);
   if (server !== undefined) {

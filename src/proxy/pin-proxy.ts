@@ -64,7 +64,16 @@ export interface RunningPinProxy {
   stop(): Promise<PinProxyOutcome>;
 }
 
-/** Text every refusal starts with, so clients and people can recognise it (one definition: `AIRLOCK_BLOCK`). */
+/**
+ * Text every refusal starts with, so clients and people can recognise it (one definition:
+ * `AIRLOCK_BLOCK`).
+ *
+ * @example
+ * ```ts
+ * import { BLOCK_PREFIX } from "agent-airlock/mcp";
+ * console.log(BLOCK_PREFIX); // "AIRLOCK_BLOCK:"
+ * ```
+ */
 export const BLOCK_PREFIX = AIRLOCK_BLOCK;
 
 interface PendingRequest {
