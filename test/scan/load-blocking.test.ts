@@ -2,7 +2,7 @@
  * `loadToolDefs(path, { blocking: true })` (what the CLI uses) reads the same tool sets,
  * problems and errors as the default, which reads through Node's thread pool.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -27,6 +27,8 @@ describe("blocking reads", () => {
   mkdirSync(join(dir, "folder.json"));
   writeFileSync(join(dir, "locked.json"), "[]");
   chmodSync(join(dir, "locked.json"), 0o000);
+  // Unreadable even for root, whom mode 000 does not stop: a link to nothing.
+  symlinkSync(join(dir, "nowhere.json"), join(dir, "dangling.json"));
 
   for (const [name, path] of [
     ["a directory of good, broken, unreadable and non-tool files", dir],
@@ -41,6 +43,15 @@ describe("blocking reads", () => {
       expect(blocking).toBeDefined();
     });
   }
+
+  it("report the unreadable file of a directory as a warning naming it, in both modes", async () => {
+    for (const blocking of [true, false]) {
+      const set = await loadToolDefs(dir, { blocking });
+      const unreadable = set.problems.filter((p) => p.code === "INPUT_UNREADABLE");
+      expect(unreadable.map((p) => p.source).join(" ")).toContain("dangling.json");
+      expect(set.tools.map((t) => t.definition.name)).toContain("echo");
+    }
+  });
 });
 
 describeCorpus("blocking reads of the real servers", () => {
