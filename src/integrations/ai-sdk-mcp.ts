@@ -9,9 +9,9 @@
  */
 import { ToolGuardError } from "../guard/errors.js";
 import type { ToolGuard } from "../guard/tool-guard.js";
-import { checkOnDrift, type OnDrift } from "../mcp/list-tools.js";
+import type { OnDrift } from "../mcp/list-tools.js";
 import { guardAiSdkTool } from "./ai-sdk.js";
-import { readCapabilities, readMaxPages } from "./mcp-client.js";
+import { readAdapterSettings, requireClientMethods } from "./mcp-client.js";
 import { admittedDefinitions, listingByName, uniqueDefinition } from "./mcp-listing.js";
 import type { OnRefusal } from "./refusal.js";
 
@@ -72,23 +72,12 @@ export async function guardAiSdkMcpTools(
   options: GuardAiSdkMcpToolsOptions,
   // biome-ignore lint/suspicious/noExplicitAny: the AI SDK's tool type, not imported here.
 ): Promise<Record<string, any>> {
-  const c = client as Partial<AiSdkMcpClient> | null;
-  if (
-    c === null ||
-    typeof c !== "object" ||
-    typeof c.listTools !== "function" ||
-    typeof c.toolsFromDefinitions !== "function"
-  ) {
-    throw new ToolGuardError(
-      "GUARD_MISCONFIGURED",
-      undefined,
-      "guardAiSdkMcpTools needs an @ai-sdk/mcp client (listTools and toolsFromDefinitions)",
-    );
-  }
-  const { guard } = options;
-  const capabilities = readCapabilities(options.capabilities);
-  const maxPages = readMaxPages(options.maxPages);
-  const onDrift = checkOnDrift(options.onDrift ?? "raise");
+  requireClientMethods(
+    client,
+    ["listTools", "toolsFromDefinitions"],
+    "guardAiSdkMcpTools needs an @ai-sdk/mcp client (listTools and toolsFromDefinitions)",
+  );
+  const { guard, capabilities, maxPages, onDrift } = readAdapterSettings(options);
 
   const admitted = await admittedDefinitions(client, capabilities, guard, { onDrift, maxPages });
 

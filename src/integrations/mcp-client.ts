@@ -10,6 +10,7 @@
 import { assertRequestedCapability } from "../guard/capability.js";
 import { ToolGuardError } from "../guard/errors.js";
 import type { ToolGuard } from "../guard/tool-guard.js";
+import { checkOnDrift, type OnDrift } from "../mcp/list-tools.js";
 import { uniqueDefinition } from "./mcp-listing.js";
 
 /** What this module needs of an MCP client. */
@@ -87,16 +88,45 @@ export function readMaxPages(value: unknown): number {
   return value;
 }
 
-function assertClient(client: unknown): asserts client is McpToolsClient {
-  const c = client as Partial<McpToolsClient> | null;
+/** Refuses (`GUARD_MISCONFIGURED`, with `message`) a client without every one of `methods`. */
+export function requireClientMethods(
+  client: unknown,
+  methods: readonly string[],
+  message: string,
+): void {
   if (
-    c === null ||
-    typeof c !== "object" ||
-    typeof c.listTools !== "function" ||
-    typeof c.callTool !== "function"
+    client === null ||
+    typeof client !== "object" ||
+    methods.some((name) => typeof (client as Record<string, unknown>)[name] !== "function")
   ) {
-    throw misconfigured("guardMcpClient needs an MCP client with listTools() and callTool()");
+    throw misconfigured(message);
   }
+}
+
+/**
+ * The settings every MCP adapter reads from its options, validated: the guard, the
+ * capability table, the page cap and what to do with a drifted tool (default `"raise"`).
+ */
+export function readAdapterSettings(options: {
+  guard: ToolGuard;
+  capabilities: Readonly<Record<string, string>>;
+  maxPages?: number;
+  onDrift?: OnDrift;
+}): { guard: ToolGuard; capabilities: Map<string, string>; maxPages: number; onDrift: OnDrift } {
+  return {
+    guard: options.guard,
+    capabilities: readCapabilities(options.capabilities),
+    maxPages: readMaxPages(options.maxPages),
+    onDrift: checkOnDrift(options.onDrift ?? "raise"),
+  };
+}
+
+function assertClient(client: unknown): asserts client is McpToolsClient {
+  requireClientMethods(
+    client,
+    ["listTools", "callTool"],
+    "guardMcpClient needs an MCP client with listTools() and callTool()",
+  );
 }
 
 /**

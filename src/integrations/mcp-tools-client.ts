@@ -9,8 +9,8 @@
  */
 import { ToolGuardError } from "../guard/errors.js";
 import type { ToolGuard } from "../guard/tool-guard.js";
-import { checkOnDrift, type OnDrift } from "../mcp/list-tools.js";
-import { readCapabilities, readMaxPages } from "./mcp-client.js";
+import type { OnDrift } from "../mcp/list-tools.js";
+import { readAdapterSettings, requireClientMethods } from "./mcp-client.js";
 import { admittedDefinitions, listingByName, uniqueDefinition } from "./mcp-listing.js";
 import { type OnRefusal, readOnRefusal, refusalMessage } from "./refusal.js";
 
@@ -105,23 +105,12 @@ export function guardMcpToolsClient(
   client: McpToolsSource,
   options: GuardMcpToolsClientOptions,
 ): GuardedMcpToolsClient {
-  const c = client as Partial<McpToolsSource> | null;
-  if (
-    c === null ||
-    typeof c !== "object" ||
-    typeof c.listTools !== "function" ||
-    typeof c.callTool !== "function"
-  ) {
-    throw new ToolGuardError(
-      "GUARD_MISCONFIGURED",
-      undefined,
-      "guardMcpToolsClient needs an MCP client with listTools() and callTool()",
-    );
-  }
-  const { guard } = options;
-  const capabilities = readCapabilities(options.capabilities);
-  const maxPages = readMaxPages(options.maxPages);
-  const onDrift = checkOnDrift(options.onDrift ?? "raise");
+  requireClientMethods(
+    client,
+    ["listTools", "callTool"],
+    "guardMcpToolsClient needs an MCP client with listTools() and callTool()",
+  );
+  const { guard, capabilities, maxPages, onDrift } = readAdapterSettings(options);
   const onRefusal = readOnRefusal(options.onRefusal);
 
   async function listTools(): Promise<{ tools: unknown[] }> {
