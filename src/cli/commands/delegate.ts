@@ -213,23 +213,32 @@ function parseCount(text: string, flag: string, max: number): number {
   return n;
 }
 
-async function readKey(path: string) {
-  const { importPrivateJwk } = await import("../../guard/did/keys.js");
+/**
+ * The text of a secret file (`what` names it in messages): refused unless only its owner
+ * can read it, and when it is larger than `maxBytes`.
+ */
+async function readPrivateFile(path: string, what: string, maxBytes: number): Promise<string> {
   let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(path);
   } catch (err) {
-    throw new UsageError(`cannot read key ${path}: ${(err as Error).message}`);
+    throw new UsageError(`cannot read ${what} ${path}: ${(err as Error).message}`);
   }
   if (process.platform !== "win32" && (info.mode & 0o077) !== 0) {
     throw new UsageError(
-      `key ${path} is readable by others (mode ${(info.mode & 0o777).toString(8)}); run chmod 600 ${path}`,
+      `${what} ${path} is readable by others (mode ${(info.mode & 0o777).toString(8)}); run chmod 600 ${path}`,
     );
   }
-  if (info.size > 64 * 1024) throw new UsageError(`key ${path} is too large to be a JWK`);
+  if (info.size > maxBytes) throw new UsageError(`${what} ${path} is too large`);
+  return readFile(path, "utf8");
+}
+
+async function readKey(path: string) {
+  const { importPrivateJwk } = await import("../../guard/did/keys.js");
+  const text = await readPrivateFile(path, "key", 64 * 1024);
   let jwk: unknown;
   try {
-    jwk = JSON.parse(await readFile(path, "utf8"));
+    jwk = JSON.parse(text);
   } catch (err) {
     throw new UsageError(`key ${path} is not a JSON JWK: ${(err as Error).message}`);
   }
@@ -482,16 +491,7 @@ const MAX_TOKEN_FILE_BYTES = 64 * 1024;
 
 /** The bearer tokens of a token file: one per non-empty line; the file private like a key. */
 async function readTokenFile(path: string): Promise<string[]> {
-  const info = await stat(path).catch((err: Error) => {
-    throw new UsageError(`cannot read token file ${path}: ${err.message}`);
-  });
-  if (process.platform !== "win32" && (info.mode & 0o077) !== 0) {
-    throw new UsageError(
-      `token file ${path} is readable by others (mode ${(info.mode & 0o777).toString(8)}); run chmod 600 ${path}`,
-    );
-  }
-  if (info.size > MAX_TOKEN_FILE_BYTES) throw new UsageError(`token file ${path} is too large`);
-  const tokens = (await readFile(path, "utf8"))
+  const tokens = (await readPrivateFile(path, "token file", MAX_TOKEN_FILE_BYTES))
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== "");
