@@ -118,6 +118,8 @@ describe("didWebUrl", () => {
       "did:web:0",
       "did:web:2130706433",
       "did:web:0x7f.1",
+      // Not a URL at all: a numeric last label makes the parser want an IPv4 address.
+      "did:web:a.0",
     ]) {
       expect(() => didWebUrl(bad), bad).toThrow(expect.objectContaining({ code: "DID_INVALID" }));
     }

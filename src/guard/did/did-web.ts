@@ -71,7 +71,13 @@ export function didWebUrl(did: string): URL {
     }
   }
   const path = segments.length === 0 ? ".well-known" : segments.join("/");
-  const url = new URL(`https://${host}/${path}/did.json`);
+  let url: URL;
+  try {
+    url = new URL(`https://${host}/${path}/did.json`);
+  } catch (cause) {
+    // A last label of digits makes the URL parser read the host as an IPv4 address ("a.0").
+    throw new DidError("DID_INVALID", `${did}: not a host name`, { cause });
+  }
   // The URL parser reads some host names as IPv4 numbers ("0" is 0.0.0.0, "2130706433" is
   // 127.0.0.1): the document must come from the host the DID spells, nothing it maps to.
   const [hostname = "", port = ""] = host.toLowerCase().split(":");
