@@ -8,8 +8,9 @@
 import { wordStartFilter } from "../tokens.js";
 import { CleanTexts } from "./clean-texts.js";
 import { detectAll, detectAllRemembering, ONE_WORD_SIGNAL } from "./detect.js";
+import { detectConcepts, NO_TOOL, nameConceptsOf, type ToolContext } from "./engine/run.js";
 import { printableExcerpt } from "./excerpt.js";
-import type { InjectionFinding, TextSite } from "./types.js";
+import type { InjectionFinding, RawHit, TextSite } from "./types.js";
 
 /**
  * Deepest schema level `detectInjectionInTool` walks; deeper texts give an
@@ -173,6 +174,9 @@ export function detectInjectionInScan(tool: unknown, clean: CleanTexts): Injecti
 
 const UNREADABLE = Symbol("unreadable");
 
+/** Most parameter names kept per tool for the concept detector. */
+const MAX_PARAM_NAMES = 512;
+
 /** Longest plain word: `PLAIN_WORD` is `^[A-Za-z0-9_.\-/]{0,23}$`. */
 const PLAIN_WORD_MAX = 23;
 /** Per ASCII character: 0 outside `PLAIN_WORD`'s class, 1 inside, 3 for a letter every `ONE_WORD_SIGNAL` match holds one of. */
@@ -228,6 +232,12 @@ class ToolWalk {
   private budget = MAX_TOOL_TEXT_LENGTH;
   private truncated: { pointer: string; why: string } | undefined;
   private toolName: string | undefined;
+  private context: ToolContext = NO_TOOL;
+  /** Texts to read once the walk is done, in walk order. */
+  private readonly queue: [string, TextSite["kind"], string | Frame][] = [];
+  /** Property names to read once the walk is done. */
+  private readonly names: [string, Frame][] = [];
+  private readonly params = new Set<string>();
 
   constructor(
     private readonly tool: object,
@@ -237,6 +247,7 @@ class ToolWalk {
   run(): InjectionFinding[] {
     const name = read(this.tool, "name");
     if (typeof name === "string") this.toolName = name;
+
     this.top("description", "description");
     this.top("title", "schema-title");
     const stack: Frame[] = [];
@@ -255,6 +266,15 @@ class ToolWalk {
       }
     }
     this.walk(stack);
+    // Texts are read once the walk has seen every parameter name, so a text naming
+    // `auth` reads it as a parameter of this tool (and the walk reads each value once).
+    this.context = {
+      toolName: this.toolName?.toLowerCase() ?? "",
+      params: this.params,
+      nameConcepts: this.toolName === undefined ? new Set() : nameConceptsOf(this.toolName),
+    };
+    for (const [text, kind, where] of this.queue) this.scan(text, kind, where);
+    for (const [key, frame] of this.names) this.propertyName(key, frame);
     if (this.truncated) {
       this.findings.push({
         signal: "unscannable-schema",
@@ -271,7 +291,7 @@ class ToolWalk {
   private top(key: "description" | "title", kind: TextSite["kind"]): void {
     const value = read(this.tool, key);
     if (value === UNREADABLE) this.note(`/${key}`, `the tool's ${key} could not be read`);
-    else if (typeof value === "string") this.scan(value, kind, `/${key}`);
+    else if (typeof value === "string") this.queue.push([value, kind, `/${key}`]);
   }
 
   private note(pointer: string, why: string): void {
@@ -303,14 +323,31 @@ class ToolWalk {
     if (typeof where === "string" && !worthScanning(text)) return;
     const found =
       clean === undefined
-        ? detectAll(text, site)
-        : detectAllRemembering(text, site, clean, cleanKinds);
+        ? detectAll(text, site, true, { tool: this.context, toolDependent: false })
+        : detectAllRemembering(text, site, clean, cleanKinds, this.context);
     if (found.length === 0) return;
     // Most texts are clean: their pointer is only spelled out when a finding needs it.
     const pointer = typeof where === "string" ? where : pointerOf(where);
     for (const finding of found) {
       finding.pointer = pointer;
       this.findings.push(finding);
+    }
+  }
+
+  /** A property name read as text: `contents_of_users_ssh_private_key` asks for a key by its name alone. */
+  private propertyName(key: string, frame: Frame): void {
+    if (key.length < 3 || key.length > 200) return;
+    const hits: RawHit[] = [];
+    detectConcepts(key, "property-name", this.context, hits);
+    for (const hit of hits) {
+      this.findings.push({
+        signal: hit.signal,
+        pointer: pointerOf(frame),
+        kind: "schema-other",
+        span: { start: 0, end: key.length },
+        excerpt: printableExcerpt(key, 0, key.length),
+        why: `parameter name ${hit.why}`,
+      });
     }
   }
 
@@ -322,7 +359,7 @@ class ToolWalk {
       const { value, depth, kind } = frame;
       if (typeof value === "string") {
         // Strings below the top were checked with `worthScanning` before being pushed.
-        if (depth > 0 || worthScanning(value)) this.scan(value, kind, frame);
+        if (depth > 0 || worthScanning(value)) this.queue.push([value, kind, frame]);
         continue;
       }
       if (value === null || typeof value !== "object") continue;
@@ -394,6 +431,8 @@ class ToolWalk {
         if (property) {
           const finding = sideChannelKey(key as string, child, childFrame);
           if (finding) this.findings.push(finding);
+          else this.names.push([key as string, childFrame]);
+          if (this.params.size < MAX_PARAM_NAMES) this.params.add((key as string).toLowerCase());
         }
         if (walkable) stack.push(childFrame);
       }
@@ -428,3 +467,4 @@ class Visited {
 
   private static readonly LIST_LIMIT = 32;
 }
+

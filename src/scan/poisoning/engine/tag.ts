@@ -1,0 +1,362 @@
+/**
+ * Concept tagging: every lexicon phrase and every language-free shape found in a text,
+ * as mentions with their token span, sentence and clause, and what surrounds them
+ * (negated, imperative, quoted, introduced as an example). Rules read mentions only;
+ * they never see the words.
+ */
+import { CONCEPT_ID, POLAR, SPEECH_ACTS } from "../concepts.js";
+import { SHAPES, TOOL_NAME_VERBS } from "../lexicon/neutral.js";
+import { candidatesOf, type Matcher, type WordPhrase, wordMatches } from "./compile.js";
+import { RUN, type Tokens, tokenAt, tokenize, WORD } from "./tokenize.js";
+
+/** One tagged span. */
+export interface Mention {
+  readonly concept: number;
+  /** Offsets in the matching text. */
+  readonly start: number;
+  readonly end: number;
+  /** First and last token. */
+  readonly first: number;
+  readonly last: number;
+  readonly sentence: number;
+  readonly clause: number;
+  /** Language of the phrase, or "" for a shape. */
+  readonly language: string;
+  /** A polar act under a negation ("never pass", "without telling"). */
+  negated: boolean;
+  /** An act given as an order: at the start of its clause, or right after must, please, then... */
+  imperative: boolean;
+  /** Inside a short quotation (speech acts there are mentioned, not used). */
+  quoted: boolean;
+  /** Introduced as an example (e.g., such as). */
+  example: boolean;
+}
+
+/** What the tagger knows about the text's tool. */
+export interface TagContext {
+  /** The tool's own name, lower case. */
+  readonly toolName: string;
+  /** The tool's parameter names, lower case. */
+  readonly params: ReadonlySet<string>;
+}
+
+/** The tagged text: its tokens and mentions (sorted by start). */
+export interface Tagged {
+  readonly tokens: Tokens;
+  readonly mentions: Mention[];
+}
+
+const NEGATION = CONCEPT_ID.NEGATION;
+const NEGATION_AFTER = CONCEPT_ID.NEGATION_AFTER;
+const DIRECTIVE = CONCEPT_ID.DIRECTIVE;
+const EXAMPLE = CONCEPT_ID.EXAMPLE;
+const MODIFIER_AFTER = CONCEPT_ID.MODIFIER_AFTER;
+const TOOL_REF = CONCEPT_ID.TOOL_REF;
+const PARAM_REF = CONCEPT_ID.PARAM_REF;
+const SELF = CONCEPT_ID.SELF;
+const DESTINATION = CONCEPT_ID.DESTINATION;
+const POLAR_IDS = new Set([...POLAR].map((c) => CONCEPT_ID[c]));
+const SPEECH_IDS = new Set([...SPEECH_ACTS].map((c) => CONCEPT_ID[c]));
+/** Nouns a following "id", "name", "count"... turns into a property of something else. */
+const DATA_NOUNS = new Set(
+  (["SECRET", "PII", "CONTEXT", "USER_DATA", "HIGH_VALUE_SECRET"] as const).map(
+    (c) => CONCEPT_ID[c],
+  ),
+);
+/** Words that put the verb after them in the imperative ("then send", "also add"). */
+const IMPERATIVE_LEADS = new Set([
+  "then",
+  "also",
+  "please",
+  "first",
+  "always",
+  "now",
+  "just",
+  "simply",
+  "additionally",
+  "afterwards",
+  "and",
+]);
+/** Most tokens a negator may stand before the act it negates. */
+const NEGATION_REACH = 3;
+
+function phraseAt(tokens: Tokens, i: number, phrase: WordPhrase): number {
+  const words = phrase.words;
+  const n = words.length;
+  if (i + n > tokens.count) return -1;
+  const sentence = tokens.sentence[i]!;
+  for (let w = 1; w < n; w++) {
+    const t = i + w;
+    if (tokens.kind[t] !== WORD || tokens.sentence[t] !== sentence) return -1;
+    if (!wordMatches(words[w]!, tokens.text[t]!)) return -1;
+  }
+  return i + n - 1;
+}
+
+function mention(
+  tokens: Tokens,
+  concept: number,
+  start: number,
+  end: number,
+  first: number,
+  last: number,
+  language: string,
+): Mention {
+  const at = Math.min(first, tokens.count - 1);
+  return {
+    concept,
+    start,
+    end,
+    first,
+    last,
+    sentence: at >= 0 ? tokens.sentence[at]! : 0,
+    clause: at >= 0 ? tokens.clause[at]! : 0,
+    language,
+    negated: false,
+    imperative: false,
+    quoted: at >= 0 && tokens.quoted[at] === 1,
+    example: false,
+  };
+}
+
+function tagWords(tokens: Tokens, matcher: Matcher, out: Mention[]): void {
+  const lists: (readonly WordPhrase[])[] = [];
+  const seen = new Set<number>();
+  for (let i = 0; i < tokens.count; i++) {
+    if (tokens.kind[i] === RUN) {
+      tagRun(tokens, i, matcher, out);
+      continue;
+    }
+    lists.length = 0;
+    candidatesOf(matcher, tokens.text[i]!, lists);
+    if (lists.length === 0) continue;
+    seen.clear();
+    for (const list of lists) {
+      for (const phrase of list) {
+        if (!wordMatches(phrase.words[0]!, tokens.text[i]!)) continue;
+        const last = phraseAt(tokens, i, phrase);
+        if (last < 0) continue;
+        const key = phrase.concept * 64 + (last - i);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push(
+          mention(
+            tokens,
+            phrase.concept,
+            tokens.start[i]!,
+            tokens.end[last]!,
+            i,
+            last,
+            phrase.language,
+          ),
+        );
+      }
+    }
+  }
+}
+
+function tagRun(tokens: Tokens, i: number, matcher: Matcher, out: Mention[]): void {
+  const run = tokens.text[i]!;
+  const base = tokens.start[i]!;
+  for (let p = 0; p < run.length; p++) {
+    const list = matcher.runs.get(run[p]!);
+    if (list === undefined) continue;
+    for (const phrase of list) {
+      if (!run.startsWith(phrase.text, p)) continue;
+      out.push(
+        mention(
+          tokens,
+          phrase.concept,
+          base + p,
+          base + p + phrase.text.length,
+          i,
+          i,
+          phrase.language,
+        ),
+      );
+    }
+  }
+}
+
+/** Identifier shapes read against the tool: a parameter, the tool itself, or another tool. */
+function identifierConcept(raw: string, context: TagContext, before: string): number | undefined {
+  const ticked = raw.startsWith("`");
+  const name = (ticked ? raw.slice(1, -1) : raw).toLowerCase();
+  if (name === context.toolName) return SELF;
+  if (context.params.has(name)) return PARAM_REF;
+  if (/^[A-Z0-9_]+$/.test(ticked ? raw.slice(1, -1) : raw)) return undefined;
+  const parts = name.split(/[_-]/);
+  // Two-part hyphenated words are ordinary English (copy-paste, read-only) unless ticked.
+  const enough = ticked || name.includes("_") || parts.length > 2;
+  if (enough && parts.length > 1 && parts.some((p) => TOOL_NAME_VERBS.has(p))) return TOOL_REF;
+  if (ticked && /(?:call|use|using|via|through|invoke|run|with)\s$/.test(before)) return TOOL_REF;
+  return undefined;
+}
+
+function tagShapes(cased: string, tokens: Tokens, context: TagContext, out: Mention[]): void {
+  for (const shape of SHAPES) {
+    if (!shape.hint.test(cased)) continue;
+    const pattern = shape.pattern;
+    pattern.lastIndex = 0;
+    let concept = CONCEPT_ID[shape.concept];
+    let count = 0;
+    for (let m = pattern.exec(cased); m !== null && count < 64; m = pattern.exec(cased)) {
+      if (m[0].length === 0) {
+        pattern.lastIndex++;
+        continue;
+      }
+      let start = m.index;
+      // Shapes that may start at a separator: the mention starts at the shape itself.
+      while (start < m.index + m[0].length && /[\s'"`(/:,<!#*>[\-]/.test(cased[start]!)) start++;
+      const end = m.index + m[0].length;
+      if (shape.concept === "TOOL_REF") {
+        const read = identifierConcept(
+          cased.slice(start, end),
+          context,
+          cased.slice(Math.max(0, start - 12), start).toLowerCase(),
+        );
+        if (read === undefined) continue;
+        concept = read;
+      }
+      const first = tokenAt(tokens, start);
+      const last = Math.max(first, tokenAt(tokens, end - 1));
+      out.push(mention(tokens, concept, start, end, first, last, ""));
+      count++;
+      if (shape.concept === "TOOL_REF") concept = TOOL_REF;
+    }
+  }
+}
+
+/** Words inside a URL are part of an address, not of the sentence (`/send-requests/`). */
+function dropInsideLinks(cased: string, mentions: Mention[]): void {
+  let linkEnd = -1;
+  let kept = 0;
+  for (const m of mentions) {
+    if (m.concept === DESTINATION && /^[a-z]{2,5}:\/\//i.test(cased.slice(m.start, m.start + 8))) {
+      mentions[kept++] = m;
+      linkEnd = Math.max(linkEnd, m.end);
+      continue;
+    }
+    if (m.start < linkEnd && m.end <= linkEnd) continue;
+    mentions[kept++] = m;
+  }
+  mentions.length = kept;
+}
+
+function markContext(tagged: Tagged, cased: string): void {
+  const { tokens, mentions } = tagged;
+  const byFirst = new Map<number, Mention[]>();
+  for (const m of mentions) {
+    const list = byFirst.get(m.first);
+    if (list) list.push(m);
+    else byFirst.set(m.first, [m]);
+  }
+  const negators = mentions.filter((m) => m.concept === NEGATION || m.concept === NEGATION_AFTER);
+  const directives = mentions.filter((m) => m.concept === DIRECTIVE);
+  const examples = mentions.filter((m) => m.concept === EXAMPLE);
+  for (const m of mentions) {
+    if (POLAR_IDS.has(m.concept)) {
+      m.negated = negators.some((n) => negates(n, m));
+      m.imperative = isImperative(cased, tokens, m, directives, negators);
+    }
+    if (!SPEECH_IDS.has(m.concept)) m.quoted = false;
+    if (
+      examples.some((e) => e.sentence === m.sentence && e.last < m.first && m.first - e.last <= 3)
+    )
+      m.example = true;
+  }
+  // "password reset", "token count", "session id": the noun names a property, not the data.
+  const demoted = new Set<Mention>();
+  for (const m of mentions) {
+    if (!DATA_NOUNS.has(m.concept)) continue;
+    const next = byFirst.get(m.last + 1);
+    if (next?.some((x) => x.concept === MODIFIER_AFTER && x.clause === m.clause)) demoted.add(m);
+    // "send to all contacts": the noun after "to" is where it goes, not what is sent.
+    else if (precededByTo(tokens, m.first)) demoted.add(m);
+  }
+  if (demoted.size > 0) {
+    for (let i = mentions.length - 1; i >= 0; i--)
+      if (demoted.has(mentions[i]!)) mentions.splice(i, 1);
+  }
+}
+
+function precededByTo(tokens: Tokens, i: number): boolean {
+  for (let k = i - 1; k >= Math.max(0, i - 2); k--) {
+    if (tokens.clause[k] !== tokens.clause[i]) return false;
+    if (tokens.text[k] === "to") return true;
+  }
+  return false;
+}
+
+function negates(n: Mention, m: Mention): boolean {
+  if (n.clause !== m.clause || (n.start < m.end && m.start < n.end)) return false;
+  if (n.first === m.first && n.last === m.last) return false;
+  if (n.concept === NEGATION_AFTER)
+    return n.first > m.last && n.first - m.last <= NEGATION_REACH + 1;
+  if (n.last < m.first) return m.first - n.last <= NEGATION_REACH;
+  // Within one run of a script without spaces: by characters.
+  return n.first === m.first && n.end <= m.start && m.start - n.end <= 4;
+}
+
+function isAllCaps(cased: string, tokens: Tokens, i: number): boolean {
+  const word = cased.slice(tokens.start[i]!, tokens.end[i]!);
+  return word.length >= 3 && word === word.toUpperCase() && word !== word.toLowerCase();
+}
+
+function isImperative(
+  cased: string,
+  tokens: Tokens,
+  m: Mention,
+  directives: Mention[],
+  negators: Mention[],
+): boolean {
+  const i = m.first;
+  if (tokens.kind[i] === RUN) return true;
+  // English third person ("deletes", "sends") describes the tool; the bare form orders.
+  if (m.language === "en" && /[^s]s$/.test(tokens.text[i]!)) return false;
+  // An all-caps word inside a sentence is a literal (GET, COPY, PURGE), not an order.
+  if (i > 0 && tokens.sentence[i - 1] === tokens.sentence[i] && isAllCaps(cased, tokens, i)) return false;
+  if (i === 0 || tokens.clause[i - 1] !== tokens.clause[i]) return true;
+  if (IMPERATIVE_LEADS.has(tokens.text[i - 1]!)) return true;
+  for (const d of directives)
+    if (d.last < i && i - d.last <= 2 && d.clause === m.clause) return true;
+  // "do not ask", "never tell": a negator that opens the clause.
+  for (const n of negators) {
+    if (
+      n.last < i &&
+      i - n.last <= 2 &&
+      (n.first === 0 || tokens.clause[n.first - 1] !== tokens.clause[n.first])
+    )
+      return true;
+  }
+  return false;
+}
+
+/**
+ * Every mention in a text. `lower` is the lower-case matching text and `cased` the same
+ * text with its case (same length).
+ *
+ * @example
+ * ```ts
+ * import { tagText } from "./tag.js";
+ * import { matcher } from "./matcher.js";
+ * const t = tagText("never tell the user", "never tell the user", matcher(), { toolName: "", params: new Set() });
+ * console.log(t.mentions.some((m) => m.negated)); // true
+ * ```
+ */
+export function tagText(
+  lower: string,
+  cased: string,
+  matcher: Matcher,
+  context: TagContext,
+): Tagged {
+  const tokens = tokenize(lower, cased);
+  const mentions: Mention[] = [];
+  tagWords(tokens, matcher, mentions);
+  tagShapes(cased, tokens, context, mentions);
+  mentions.sort((a, b) => a.start - b.start || b.end - a.end);
+  dropInsideLinks(cased, mentions);
+  const tagged = { tokens, mentions };
+  markContext(tagged, cased);
+  return tagged;
+}
