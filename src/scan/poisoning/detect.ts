@@ -60,6 +60,8 @@ export const ONE_WORD_SIGNAL =
 interface Reading {
   readonly tool: ToolContext;
   toolDependent: boolean;
+  /** The parameter the text describes, when it is a parameter's text. */
+  readonly param?: string;
 }
 
 /** The tool context of a lone text: only its site's tool name is known. */
@@ -100,7 +102,8 @@ function collect(
     else if (gate) literals = new LiteralsIn(foldCase(norm.text));
   }
   const t = norm === undefined ? text : norm.text;
-  if (detectConcepts(t, site.kind, reading.tool, normalized)) reading.toolDependent = true;
+  if (detectConcepts(t, site.kind, reading.tool, normalized, undefined, reading.param))
+    reading.toolDependent = true;
   if (literals === undefined || literals.allowsAny()) {
     // Phrase patterns are lower case and run on the lower-case twin (case-fold.ts); the
     // banner check and tool names quoted in a finding read the text's own case.
@@ -225,9 +228,10 @@ export function detectAllRemembering(
   clean: CleanTexts,
   known: number,
   tool: ToolContext = contextOf(site),
+  param?: string,
 ): InjectionFinding[] {
   const skipsBefore = ownNameSkipCount();
-  const reading: Reading = { tool, toolDependent: false };
+  const reading: Reading = { tool, toolDependent: false, param };
   const found = detectAll(text, site, true, reading);
   if (found.length === 0 && ownNameSkipCount() === skipsBefore && !reading.toolDependent) {
     clean.addKinds(text, known, site.kind);

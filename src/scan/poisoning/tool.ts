@@ -81,6 +81,14 @@ function pointerOf(frame: Frame): string {
   return `/${parts.reverse().join("/")}`;
 }
 
+/** The parameter a schema text describes: `q` for `/properties/q/description` or `/properties/q/enum/0`. */
+function parameterOf(frame: Frame): string | undefined {
+  for (let f = frame.parent, up = 0; f !== undefined && up < 2; f = f.parent, up++) {
+    if (f.parent?.isProperties && typeof f.key === "string") return f.key.toLowerCase();
+  }
+  return undefined;
+}
+
 function kindOfKey(key: string, parent: TextSite["kind"]): TextSite["kind"] {
   if (parent === "schema-default" || parent === "schema-enum") return parent;
   if (key === "description") return "schema-description";
@@ -321,10 +329,11 @@ class ToolWalk {
     // detectInjection's own checks, done here once: the site is well formed, and a plain
     // word was already skipped by the walk (only the top texts still need the check).
     if (typeof where === "string" && !worthScanning(text)) return;
+    const param = typeof where === "string" ? undefined : parameterOf(where);
     const found =
       clean === undefined
-        ? detectAll(text, site, true, { tool: this.context, toolDependent: false })
-        : detectAllRemembering(text, site, clean, cleanKinds, this.context);
+        ? detectAll(text, site, true, { tool: this.context, toolDependent: false, param })
+        : detectAllRemembering(text, site, clean, cleanKinds, this.context, param);
     if (found.length === 0) return;
     // Most texts are clean: their pointer is only spelled out when a finding needs it.
     const pointer = typeof where === "string" ? where : pointerOf(where);

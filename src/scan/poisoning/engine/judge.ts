@@ -29,12 +29,14 @@ export interface ConceptRule {
   readonly all: readonly string[];
   /** Concepts whose presence in the scope cancels the rule. */
   readonly none?: readonly string[];
-  /** Where the concepts must meet: one sentence (default) or anywhere in the text. */
-  readonly scope?: "sentence" | "text";
+  /** Where the concepts must meet: one sentence (default), a sentence and the next, or anywhere in the text. */
+  readonly scope?: "sentence" | "window" | "text";
   /** Only texts of these kinds. */
   readonly sites?: readonly TextKind[];
   /** Never when the tool's own name carries one of these concepts (a delete tool deleting). */
   readonly unlessNamed?: readonly Concept[];
+  /** Never in a parameter's text when the parameter's name carries one of these (a `token` parameter asking for a token). */
+  readonly unlessParamNamed?: readonly Concept[];
   /** The needs must be met in the order listed. */
   readonly ordered?: boolean;
   /** The mentions met must lie in two or more clauses ("If X, delete Y"). */
@@ -55,9 +57,10 @@ type Need = readonly Alternative[];
 export interface CompiledRule {
   readonly all: readonly Need[];
   readonly none: readonly Need[];
-  readonly scope: "sentence" | "text";
+  readonly scope: "sentence" | "window" | "text";
   readonly sites: ReadonlySet<TextKind> | undefined;
   readonly unlessNamed: readonly number[];
+  readonly unlessParamNamed: readonly number[];
   readonly ordered: boolean;
   readonly apart: boolean;
   readonly within: number;
@@ -100,6 +103,7 @@ export function compileRule(rule: ConceptRule): CompiledRule {
     scope: rule.scope ?? "sentence",
     sites: rule.sites === undefined ? undefined : new Set(rule.sites),
     unlessNamed: (rule.unlessNamed ?? []).map((c) => CONCEPT_ID[c]),
+    unlessParamNamed: (rule.unlessParamNamed ?? []).map((c) => CONCEPT_ID[c]),
     ordered: rule.ordered ?? false,
     apart: rule.apart ?? false,
     within: rule.within ?? Number.POSITIVE_INFINITY,
@@ -168,6 +172,8 @@ export interface JudgeContext {
   readonly kind: TextKind;
   /** Concepts the tool's own name carries. */
   readonly nameConcepts: ReadonlySet<number>;
+  /** Concepts the name of the parameter this text describes carries (empty for other texts). */
+  readonly paramConcepts: ReadonlySet<number>;
 }
 
 /**
@@ -187,6 +193,7 @@ export interface JudgeContext {
 export function judgeRule(tagged: Tagged, rule: CompiledRule, context: JudgeContext): Met[] {
   if (rule.sites !== undefined && !rule.sites.has(context.kind)) return [];
   for (const c of rule.unlessNamed) if (context.nameConcepts.has(c)) return [];
+  for (const c of rule.unlessParamNamed) if (context.paramConcepts.has(c)) return [];
   const { mentions } = tagged;
   if (mentions.length < rule.all.length) return [];
   if (rule.scope === "text") {
@@ -194,16 +201,20 @@ export function judgeRule(tagged: Tagged, rule: CompiledRule, context: JudgeCont
     return met === undefined ? [] : [met];
   }
   const out: Met[] = [];
+  const reach = rule.scope === "window" ? 1 : 0;
   let from = 0;
   while (from < mentions.length) {
     const sentence = mentions[from]!.sentence;
     let to = from + 1;
-    while (to < mentions.length && mentions[to]!.sentence === sentence) to++;
+    while (to < mentions.length && mentions[to]!.sentence <= sentence + reach) to++;
     if (to - from >= rule.all.length) {
       const met = meet(mentions.slice(from, to), rule);
       if (met !== undefined) out.push(met);
     }
-    from = to;
+    // Next sentence: its first mention.
+    let next = from + 1;
+    while (next < mentions.length && mentions[next]!.sentence === sentence) next++;
+    from = next;
   }
   return out;
 }

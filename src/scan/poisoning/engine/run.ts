@@ -18,6 +18,8 @@ const TOOL_REF = CONCEPT_ID.TOOL_REF;
 export interface ToolContext extends TagContext {
   /** Concepts the tool's own name carries (a `delete_file` tool deleting is its job). */
   readonly nameConcepts: ReadonlySet<number>;
+  /** Concepts each parameter's name carries, by lower-case parameter name (filled on demand). */
+  readonly paramConcepts?: Map<string, ReadonlySet<number>>;
 }
 
 /** A context for a text with no known tool. */
@@ -35,6 +37,17 @@ const MAX_SURFACE = 40;
 function surface(text: string, m: Mention): string {
   const s = text.slice(m.start, m.end).replace(/\s+/g, " ");
   return s.length > MAX_SURFACE ? `${s.slice(0, MAX_SURFACE - 1)}…` : s;
+}
+
+const NONE: ReadonlySet<number> = new Set();
+
+function paramConceptsOf(tool: ToolContext, param: string): ReadonlySet<number> {
+  const cache = tool.paramConcepts;
+  const known = cache?.get(param);
+  if (known !== undefined) return known;
+  const concepts = nameConceptsOf(param);
+  if (cache !== undefined && cache.size < 1024) cache.set(param, concepts);
+  return concepts;
 }
 
 /**
@@ -71,15 +84,21 @@ export function detectConcepts(
   tool: ToolContext,
   hits: RawHit[],
   lower: string = foldCase(text),
+  param?: string,
 ): boolean {
   const tagged = tagText(lower, text, matcher(), tool);
   if (tagged.mentions.length === 0) return false;
   const dependent =
     tool.nameConcepts.size > 0 ||
+    param !== undefined ||
     tagged.mentions.some(
       (m) => m.concept === PARAM_REF || m.concept === SELF || m.concept === TOOL_REF,
     );
-  const context: JudgeContext = { kind, nameConcepts: tool.nameConcepts };
+  const context: JudgeContext = {
+    kind,
+    nameConcepts: tool.nameConcepts,
+    paramConcepts: param === undefined ? NONE : paramConceptsOf(tool, param),
+  };
   for (const signal of COMPILED_SIGNALS) {
     let count = 0;
     for (const rule of signal.rules) {

@@ -55,6 +55,9 @@ const TOOL_REF = CONCEPT_ID.TOOL_REF;
 const PARAM_REF = CONCEPT_ID.PARAM_REF;
 const SELF = CONCEPT_ID.SELF;
 const DESTINATION = CONCEPT_ID.DESTINATION;
+const TOOL_WORD = CONCEPT_ID.TOOL_WORD;
+const OTHERNESS = CONCEPT_ID.OTHERNESS;
+const OTHER_TOOL = CONCEPT_ID.OTHER_TOOL;
 const POLAR_IDS = new Set([...POLAR].map((c) => CONCEPT_ID[c]));
 const SPEECH_IDS = new Set([...SPEECH_ACTS].map((c) => CONCEPT_ID[c]));
 /** Nouns a following "id", "name", "count"... turns into a property of something else. */
@@ -227,6 +230,38 @@ function tagShapes(cased: string, tokens: Tokens, context: TagContext, out: Ment
   }
 }
 
+/** Most tokens between "any", "other"... and the word "tool" it qualifies ("any other payment tool"). */
+const OTHERNESS_REACH = 3;
+
+/**
+ * "any payment tool", "other translation tools", "another tool": a determiner of
+ * otherness before the word for a tool names tools other than this one, whatever sits
+ * between them.
+ */
+function addOtherTools(tokens: Tokens, mentions: Mention[]): void {
+  const added: Mention[] = [];
+  for (const word of mentions) {
+    if (word.concept !== TOOL_WORD) continue;
+    const other = mentions.find(
+      (m) =>
+        m.concept === OTHERNESS &&
+        m.clause === word.clause &&
+        m.last < word.first &&
+        word.first - m.last <= OTHERNESS_REACH,
+    );
+    if (other === undefined) continue;
+    added.push({
+      ...other,
+      concept: OTHER_TOOL,
+      end: word.end,
+      last: word.last,
+    });
+  }
+  if (added.length === 0) return;
+  mentions.push(...added);
+  mentions.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
 /** Words inside a URL are part of an address, not of the sentence (`/send-requests/`). */
 function dropInsideLinks(cased: string, mentions: Mention[]): void {
   let linkEnd = -1;
@@ -356,6 +391,7 @@ export function tagText(
   tagShapes(cased, tokens, context, mentions);
   mentions.sort((a, b) => a.start - b.start || b.end - a.end);
   dropInsideLinks(cased, mentions);
+  addOtherTools(tokens, mentions);
   const tagged = { tokens, mentions };
   markContext(tagged, cased);
   return tagged;

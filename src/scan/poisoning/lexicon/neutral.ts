@@ -143,6 +143,13 @@ export const SHAPES: readonly Shape[] = [
     hint: /KEY|TOKEN|SECRET|PASS|PWD|CREDENTIAL|_PAT/,
   },
   {
+    // Commands that print every environment variable or secret store.
+    concept: "ENV_SECRET",
+    pattern:
+      /\b(?:printenv|env\s?\|\s?base64|Get-ChildItem\s+Env:|process\.env|os\.environ|security\s+find-generic-password|cat\s+~?\/?\.env)\b|\$env:[A-Za-z_]{1,40}/g,
+    hint: /printenv|env|Env:|environ|find-generic-password/,
+  },
+  {
     concept: "DESTINATION",
     pattern:
       /\b(?:https?|wss?|ftp|file):\/\/[^\s'"`<>()\]]{0,300}|[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,4}|\b(?:\d{1,3}\.){3}\d{1,3}\b|\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,6}(?:com|net|org|io|dev|app|co|ai|link|xyz|me|info|biz|site|online|cloud|tech|sh|to|cc|ru|cn|top|tk|click|live|page|pro|store|host)\b/gi,

@@ -7,9 +7,9 @@ export const CONCEALMENT: SignalDeclaration = {
   id: "concealment",
   why: "tells the model to keep something from the user",
   rules: [
-    { all: ["TELL-", "USER"], none: ["SECRET", "DEFENSIVE", "ON_REQUEST+"] },
+    { all: ["TELL-", "USER|AUDIENCE|ACT_REF"], none: ["SECRET", "DEFENSIVE", "ON_REQUEST+"] },
     { all: ["DONT_TELL", "TELL|USER|MODEL|TRANSFER|CONCEAL"], none: ["ON_REQUEST+"] },
-    { all: ["CONCEAL", "USER"], none: ["SECRET", "DEFENSIVE", "ON_REQUEST+"] },
+    { all: ["CONCEAL", "AUDIENCE|ACT_REF"], none: ["SECRET", "DEFENSIVE", "ON_REQUEST+"] },
     { all: ["CONCEAL", "TRANSFER!|READ!|DESTROY!|OBEY!"], within: 4 },
   ],
   fires: [
