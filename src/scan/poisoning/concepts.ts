@@ -14,16 +14,25 @@ export const CONCEPTS = {
   // Who is addressed, and how strongly.
   MODEL: "the reading model addressed: you, your, the assistant, the AI, the agent",
   USER: "the human the model serves: the user, the customer, the requester",
-  AUDIENCE: "the user as the one who is told or shown: to the user, what the user sees, you show the user",
-  DIRECTIVE: "directive strength: must, should, make sure, be sure to, it is required",
+  AUDIENCE:
+    "the user as the one who is told or shown: to the user, what the user sees, you show the user",
+  DIRECTIVE: "an obligation put on the reader: must, should, make sure, be sure to, always",
+  PERMISSION: "a licence given to the reader: may, can, go ahead, feel free, just do it",
   NEGATION: "a negator before the act it negates: not, never, no, without, don't",
   NEGATION_AFTER: "a negator after the act it negates (German nicht, Japanese ない forms)",
   // Acts the text may ask for.
   TELL: "telling or showing the user something: tell, mention, inform, report, reveal",
   DONT_TELL: "a negated telling written as one form: no se lo digas, söyleme, 不要告诉",
-  CONCEAL: "hiding an act: silently, secretly, behind the scenes, keep it internal",
-  ACT_REF: "what is kept from the user: this step, this call, the upload, the fee, these instructions",
+  HEAR: "the user learning of something: know about, hear about, find out, notice, see",
+  PRESENTATION: "how output is presented, not what happened: raw JSON, stack traces, internal ids",
+  TELL_ONLY: "telling restricted to part of the truth: name only, state only, mention only",
+  CONCEAL: "hiding an act: silently, secretly, behind the scenes, keep it confidential",
+  OMIT: "leaving something out of what is shown: omit, leave out, strip, exclude it from",
+  ACT_REF:
+    "what is kept from the user: this step, this call, the upload, the fee, these instructions",
   CONSENT: "asking the user first: ask, confirm, approval, permission, check with",
+  SKIP_CONSENT:
+    "acting without asking, as one form: sem confirmar, onaylamadan, 確認せずに, no approval needed",
   PREAUTH: "consent claimed in advance: pre-approved, pre-authorised, already cleared",
   TRANSFER: "moving data somewhere: send, include, attach, append, put in, forward, embed",
   READ: "reading or collecting data: read, collect, gather, dump, open, look up",
@@ -32,6 +41,7 @@ export const CONCEPTS = {
   OVERRIDE: "a rule set aside: ignore, disregard, supersede, lifted, no longer applies",
   PREFER: "preference for one tool: prefer, always use, first choice, instead of",
   DISPARAGE: "other tools run down: stale, broken, deprecated, fabricated, flagged",
+  SUPERLATIVE: "a claim to be the best: number one, the most accurate, top rated, best value",
   SUBSTITUTE: "a destination swapped: instead, regardless, whichever, only a label",
   RETAIN: "data kept as a stated fact: retained, kept, stored, archived, logged",
   SHARED:
@@ -42,9 +52,18 @@ export const CONCEPTS = {
   ALSO: "an act added on the side: also, additionally, as well, in addition",
   OVERRIDE_CHOICE:
     "the user's own choice overruled: even when the user names another, whichever they pick",
+  USER_CHOICE:
+    "what the user chose or asked for: their preferences, the account they picked, what they asked",
+  CALL: "calling a tool: call, invoke, use the tool, run the tool",
   // What the acts are about.
   SECRET: "secrets: passwords, tokens, API keys, private keys, cookies, one-time codes",
   HIGH_VALUE_SECRET: "secrets no tool needs from a user: CVV, TOTP seed, backup codes, seed phrase",
+  ID_DOCUMENT:
+    "identity documents and numbers: passport number, national id, social security number",
+  IDENTITY_DOMAIN:
+    "jobs that need an identity document: identity verification, KYC, travel booking, payroll",
+  SENSITIVE_SERVICE:
+    "accounts whose secrets no tool needs: online banking, the email account, the bank",
   CONTEXT: "the model's context: conversation, chat history, system prompt, what the user said",
   PII: "personal data: phone number, home address, date of birth, national id",
   USER_DATA: "the user's content: files, documents, messages, transcripts, contacts",
@@ -59,9 +78,11 @@ export const CONCEPTS = {
   TARGET:
     "where money, messages or code end up: recipient, beneficiary, payout, upstream, attendee",
   THIRD_PARTY: "parties outside the user's control: partner, vendor, third party, external",
-  PUBLIC: "the public or model training: publicly, public corpus, other customers, to train its models",
+  PUBLIC:
+    "the public or model training: publicly, public corpus, other customers, to train its models",
   TRIGGER: "a standing trigger: whenever, every time, after every, before any, on each call",
   CONDITION: "a one-off condition: if, when, once, in case",
+  PARAM_CONDITION: "a condition on a parameter's value: if true, when set, if omitted, if exists",
   SCOPE_ALL: "everything: all, every, entire, full, complete, verbatim",
   VALUE_OF: "a value made from data: the value of, the contents of, the output of, built from",
   TOOL_WORD: "the word for a tool: tool, tools, integration, server, plugin, connector",
@@ -97,6 +118,7 @@ export const CONCEPT_ID: Readonly<Record<Concept, number>> = Object.freeze(
 /** Acts a negation cancels or turns into another act. */
 export const POLAR: ReadonlySet<Concept> = new Set<Concept>([
   "TELL",
+  "HEAR",
   "CONSENT",
   "TRANSFER",
   "READ",
@@ -130,6 +152,7 @@ export const SPEECH_ACTS: ReadonlySet<Concept> = new Set<Concept>([
   "DISPARAGE",
   "MODEL",
   "DIRECTIVE",
+  "CONTEXT",
   "NEGATION",
   "TRIGGER",
   "RULES",

@@ -8,6 +8,7 @@ import type { CleanTexts } from "./clean-texts.js";
 import { detectCommands } from "./commands.js";
 import { detectConcealment } from "./concealment.js";
 import { detectEncoded } from "./encoded.js";
+import { detectEncodedText } from "./encodings.js";
 import { printableExcerpt } from "./excerpt.js";
 import { detectExfiltration, detectSideChannel } from "./exfiltration.js";
 import { detectFenced } from "./fenced.js";
@@ -104,7 +105,10 @@ function collect(
   const t = norm === undefined ? text : norm.text;
   if (detectConcepts(t, site.kind, reading.tool, normalized, undefined, reading.param))
     reading.toolDependent = true;
-  if (literals === undefined || literals.allowsAny()) {
+  if (
+    (literals === undefined || literals.allowsAny()) &&
+    !(globalThis as { __noPhrases?: boolean }).__noPhrases
+  ) {
     // Phrase patterns are lower case and run on the lower-case twin (case-fold.ts); the
     // banner check and tool names quoted in a finding read the text's own case.
     const lower = foldCase(t);
@@ -122,7 +126,10 @@ function collect(
   // nothing invisible or control to look for.
   if (norm !== undefined) detectInvisible(text, original, site, depth, gate);
   detectFenced(text, original);
-  if (depth < MAX_DECODE_DEPTH) detectEncoded(text, original, site, depth, gate);
+  if (depth < MAX_DECODE_DEPTH) {
+    detectEncoded(text, original, site, depth, gate);
+    detectEncodedText(text, original, site, depth, gate);
+  }
   return norm;
 }
 

@@ -8,8 +8,15 @@
 import { wordStartFilter } from "../tokens.js";
 import { CleanTexts } from "./clean-texts.js";
 import { detectAll, detectAllRemembering, ONE_WORD_SIGNAL } from "./detect.js";
-import { detectConcepts, NO_TOOL, nameConceptsOf, type ToolContext } from "./engine/run.js";
+import {
+  detectConcepts,
+  NO_TOOL,
+  nameConceptsOf,
+  purposeWords,
+  type ToolContext,
+} from "./engine/run.js";
 import { printableExcerpt } from "./excerpt.js";
+import { detectPurposeMismatch } from "./purpose.js";
 import type { InjectionFinding, RawHit, TextSite } from "./types.js";
 
 /**
@@ -276,13 +283,20 @@ class ToolWalk {
     this.walk(stack);
     // Texts are read once the walk has seen every parameter name, so a text naming
     // `auth` reads it as a parameter of this tool (and the walk reads each value once).
+    const description =
+      this.queue.find(
+        ([, kind, where]) => kind === "description" && typeof where === "string",
+      )?.[0] ?? "";
     this.context = {
       toolName: this.toolName?.toLowerCase() ?? "",
       params: this.params,
       nameConcepts: this.toolName === undefined ? new Set() : nameConceptsOf(this.toolName),
+      purpose: purposeWords(this.toolName ?? "", description),
+      paramConcepts: new Map(),
     };
     for (const [text, kind, where] of this.queue) this.scan(text, kind, where);
     for (const [key, frame] of this.names) this.propertyName(key, frame);
+    this.purpose();
     if (this.truncated) {
       this.findings.push({
         signal: "unscannable-schema",
@@ -341,6 +355,28 @@ class ToolWalk {
       finding.pointer = pointer;
       this.findings.push(finding);
     }
+  }
+
+  /** Parameters that ask for data the tool's job does not need (purpose.ts). */
+  private purpose(): void {
+    if (this.names.length === 0) return;
+    const descriptions = new Map<Frame, string>();
+    let description = "";
+    for (const [text, kind, where] of this.queue) {
+      if (typeof where === "string") {
+        if (kind === "description") description = text;
+      } else if (where.key === "description" && where.parent !== undefined) {
+        descriptions.set(where.parent, text);
+      }
+    }
+    const params = this.names.map(([name, frame]) => ({
+      name,
+      description: descriptions.get(frame),
+      get pointer() {
+        return pointerOf(frame);
+      },
+    }));
+    this.findings.push(...detectPurposeMismatch(this.toolName ?? "", description, params));
   }
 
   /** A property name read as text: `contents_of_users_ssh_private_key` asks for a key by its name alone. */
@@ -476,4 +512,3 @@ class Visited {
 
   private static readonly LIST_LIMIT = 32;
 }
-

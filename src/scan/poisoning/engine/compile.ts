@@ -12,8 +12,8 @@ import { foldToken } from "./fold.js";
 /** One word of a phrase. */
 export interface WordPattern {
   readonly text: string;
-  /** 0 exact, 1 prefix (stem), 2 suffix. */
-  readonly mode: 0 | 1 | 2;
+  /** 0 exact, 1 prefix (stem), 2 suffix, 3 a gap of up to three tokens (`~`). */
+  readonly mode: 0 | 1 | 2 | 3;
 }
 
 /** A phrase of words: its concept, its words, and the language it came from. */
@@ -52,7 +52,11 @@ const RUN_SCRIPT =
 const STEM_HEAD = 4;
 const SUFFIX_TAIL = 5;
 
+/** Most tokens a `~` gap in a phrase stands for ("bring ~ up" reads "bring the forwarding up"). */
+export const MAX_GAP = 3;
+
 function readWord(raw: string, phrase: string): WordPattern {
+  if (raw === "~") return { text: "", mode: 3 };
   if (raw.endsWith("*")) {
     const text = foldToken(raw.slice(0, -1));
     if (text.length < STEM_HEAD) throw new LexiconError(`stem too short in "${phrase}"`);
@@ -103,6 +107,8 @@ export function compileLexicons(lexicons: readonly LanguageLexicon[]): Matcher {
         const parts = lower.split(/[\s_'’-]+/).filter((w) => w !== "");
         if (parts.length === 0) throw new LexiconError(`empty phrase in ${language}.${tag}`);
         const words = parts.map((w) => readWord(w, phrase));
+        if (words[0]!.mode === 3 || words[words.length - 1]!.mode === 3)
+          throw new LexiconError(`a gap must sit between words in "${phrase}"`);
         const entry: WordPhrase = { concept, words, language };
         const first = words[0]!;
         if (first.mode === 0) push(exact, first.text, entry);
@@ -117,6 +123,7 @@ export function compileLexicons(lexicons: readonly LanguageLexicon[]): Matcher {
 /** True when `token` matches `word`. */
 export function wordMatches(word: WordPattern, token: string): boolean {
   if (word.mode === 0) return token === word.text;
+  if (word.mode === 3) return false;
   if (word.mode === 1) return token.startsWith(word.text);
   return token.length > word.text.length && token.endsWith(word.text);
 }

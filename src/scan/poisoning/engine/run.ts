@@ -6,6 +6,7 @@ import { foldCase } from "../case-fold.js";
 import { CONCEPT_ID } from "../concepts.js";
 import { COMPILED_SIGNALS } from "../signals/index.js";
 import type { RawHit } from "../types.js";
+import { foldToken } from "./fold.js";
 import { conceptLabel, type JudgeContext, judgeRule, type TextKind } from "./judge.js";
 import { matcher } from "./matcher.js";
 import { type Mention, type TagContext, tagText } from "./tag.js";
@@ -48,6 +49,26 @@ function paramConceptsOf(tool: ToolContext, param: string): ReadonlySet<number> 
   const concepts = nameConceptsOf(param);
   if (cache !== undefined && cache.size < 1024) cache.set(param, concepts);
   return concepts;
+}
+
+/**
+ * The words of a tool's own job: its name's parts and its description's first sentence,
+ * folded (see `TagContext.purpose`).
+ *
+ * @example
+ * ```ts
+ * import { purposeWords } from "./run.js";
+ * console.log(purposeWords("run_sql", "Runs a SQL query. Returns rows.").has("sql")); // true
+ * ```
+ */
+export function purposeWords(name: string, description: string): ReadonlySet<string> {
+  const first = description.split(/[.!?\n](?:\s|$)/, 1)[0] ?? "";
+  const words = new Set<string>();
+  for (const m of foldCase(`${name.replace(/[_-]/g, " ")} ${first.slice(0, 1000)}`).matchAll(
+    /[\p{L}\p{N}]+/gu,
+  ))
+    words.add(foldToken(m[0]));
+  return words;
 }
 
 /**

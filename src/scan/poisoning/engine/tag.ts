@@ -6,7 +6,7 @@
  */
 import { CONCEPT_ID, POLAR, SPEECH_ACTS } from "../concepts.js";
 import { SHAPES, TOOL_NAME_VERBS } from "../lexicon/neutral.js";
-import { candidatesOf, type Matcher, type WordPhrase, wordMatches } from "./compile.js";
+import { candidatesOf, MAX_GAP, type Matcher, type WordPhrase, wordMatches } from "./compile.js";
 import { RUN, type Tokens, tokenAt, tokenize, WORD } from "./tokenize.js";
 
 /** One tagged span. */
@@ -38,6 +38,12 @@ export interface TagContext {
   readonly toolName: string;
   /** The tool's parameter names, lower case. */
   readonly params: ReadonlySet<string>;
+  /**
+   * Words of the tool's own job: its name and the first sentence of its description,
+   * folded. "the SQL tool" names another tool unless SQL is this tool's job. Empty when
+   * unknown (a description then supplies its own first sentence).
+   */
+  readonly purpose?: ReadonlySet<string>;
 }
 
 /** The tagged text: its tokens and mentions (sorted by start). */
@@ -55,9 +61,20 @@ const TOOL_REF = CONCEPT_ID.TOOL_REF;
 const PARAM_REF = CONCEPT_ID.PARAM_REF;
 const SELF = CONCEPT_ID.SELF;
 const DESTINATION = CONCEPT_ID.DESTINATION;
+const IDENTIFIERS = new Set([CONCEPT_ID.TOOL_REF, CONCEPT_ID.PARAM_REF, CONCEPT_ID.SELF]);
 const TOOL_WORD = CONCEPT_ID.TOOL_WORD;
 const OTHERNESS = CONCEPT_ID.OTHERNESS;
 const OTHER_TOOL = CONCEPT_ID.OTHER_TOOL;
+const SECRET = CONCEPT_ID.SECRET;
+const HIGH_VALUE_SECRET = CONCEPT_ID.HIGH_VALUE_SECRET;
+const SENSITIVE_SERVICE = CONCEPT_ID.SENSITIVE_SERVICE;
+const USER_CHOICE = CONCEPT_ID.USER_CHOICE;
+const SUBSTITUTE = CONCEPT_ID.SUBSTITUTE;
+const OVERRIDE_CHOICE = CONCEPT_ID.OVERRIDE_CHOICE;
+const CONCEAL = CONCEPT_ID.CONCEAL;
+const ON_REQUEST = CONCEPT_ID.ON_REQUEST;
+const USER = CONCEPT_ID.USER;
+const TELL = CONCEPT_ID.TELL;
 const POLAR_IDS = new Set([...POLAR].map((c) => CONCEPT_ID[c]));
 const SPEECH_IDS = new Set([...SPEECH_ACTS].map((c) => CONCEPT_ID[c]));
 /** Nouns a following "id", "name", "count"... turns into a property of something else. */
@@ -81,19 +98,35 @@ const IMPERATIVE_LEADS = new Set([
   "and",
 ]);
 /** Most tokens a negator may stand before the act it negates. */
-const NEGATION_REACH = 3;
+const NEGATION_REACH = 4;
 
+/** The last token of `phrase` matched at token `i`, or -1. A `~` gap takes the fewest tokens that let the rest match. */
 function phraseAt(tokens: Tokens, i: number, phrase: WordPhrase): number {
   const words = phrase.words;
-  const n = words.length;
-  if (i + n > tokens.count) return -1;
   const sentence = tokens.sentence[i]!;
-  for (let w = 1; w < n; w++) {
-    const t = i + w;
-    if (tokens.kind[t] !== WORD || tokens.sentence[t] !== sentence) return -1;
-    if (!wordMatches(words[w]!, tokens.text[t]!)) return -1;
+  let t = i;
+  for (let w = 1; w < words.length; w++) {
+    const word = words[w]!;
+    if (word.mode === 3) {
+      const next = words[w + 1]!;
+      let found = -1;
+      for (let k = t + 1; k <= t + 1 + MAX_GAP && k < tokens.count; k++) {
+        if (tokens.sentence[k] !== sentence) break;
+        if (tokens.kind[k] === WORD && wordMatches(next, tokens.text[k]!)) {
+          found = k;
+          break;
+        }
+      }
+      if (found < 0) return -1;
+      t = found;
+      w++;
+      continue;
+    }
+    t++;
+    if (t >= tokens.count || tokens.kind[t] !== WORD || tokens.sentence[t] !== sentence) return -1;
+    if (!wordMatches(word, tokens.text[t]!)) return -1;
   }
-  return i + n - 1;
+  return t;
 }
 
 function mention(
@@ -238,7 +271,7 @@ const OTHERNESS_REACH = 3;
  * otherness before the word for a tool names tools other than this one, whatever sits
  * between them.
  */
-function addOtherTools(tokens: Tokens, mentions: Mention[]): void {
+function addOtherTools(tokens: Tokens, mentions: Mention[], purpose: ReadonlySet<string>): void {
   const added: Mention[] = [];
   for (const word of mentions) {
     if (word.concept !== TOOL_WORD) continue;
@@ -249,12 +282,80 @@ function addOtherTools(tokens: Tokens, mentions: Mention[]): void {
         m.last < word.first &&
         word.first - m.last <= OTHERNESS_REACH,
     );
-    if (other === undefined) continue;
+    if (other !== undefined) {
+      added.push({ ...other, concept: OTHER_TOOL, end: word.end, last: word.last });
+      continue;
+    }
+    // "the SQL tool", "the Slack integration": a tool named for a job that is not this one's.
+    const named = namedFor(tokens, word.first, purpose);
+    if (named >= 0) {
+      added.push({
+        ...word,
+        concept: OTHER_TOOL,
+        start: tokens.start[named]!,
+        first: named,
+      });
+    }
+  }
+  if (added.length === 0) return;
+  mentions.push(...added);
+  mentions.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+/** Words before "tool" that say which tool without naming another job. */
+const NOT_A_JOB = new Set(
+  "this that the a an our its my your same current given selected following above previous next one any".split(
+    " ",
+  ),
+);
+
+/** The token before `i` that names the job of the tool word at `i`, when it is not this tool's job; else -1. */
+function namedFor(tokens: Tokens, i: number, purpose: ReadonlySet<string>): number {
+  const k = i - 1;
+  if (k < 0 || tokens.clause[k] !== tokens.clause[i] || tokens.kind[k] !== WORD) return -1;
+  // One word split by case or a hyphen ("DevTools", "list-items tool") is a name, not a phrase.
+  if (tokens.end[k] === tokens.start[i]) return -1;
+  const word = tokens.text[k]!;
+  if (NOT_A_JOB.has(word) || word.length < 3 || /^\d/.test(word)) return -1;
+  // "This CircleCI MCP server": the tool speaking of itself.
+  for (let b = k - 1; b >= Math.max(0, k - 3) && tokens.clause[b] === tokens.clause[i]; b--) {
+    const w = tokens.text[b]!;
+    if (w === "this" || w === "our" || w === "these") return -1;
+  }
+  for (const p of purpose) if (p.slice(0, 4) === word.slice(0, 4)) return -1;
+  return k;
+}
+
+/** The words of a text's first sentence, folded: its own statement of purpose. */
+function firstSentenceWords(tokens: Tokens): Set<string> {
+  const out = new Set<string>();
+  for (let i = 0; i < tokens.count && tokens.sentence[i] === 0; i++) out.add(tokens.text[i]!);
+  return out;
+}
+
+/** Most tokens between a sensitive account and the secret it qualifies ("online-banking username and password"). */
+const SERVICE_REACH = 4;
+
+/** A secret of an account no tool needs (the bank's password, the mailbox password) is a high-value secret. */
+function addServiceSecrets(mentions: Mention[]): void {
+  const added: Mention[] = [];
+  for (const secret of mentions) {
+    if (secret.concept !== SECRET) continue;
+    const service = mentions.find(
+      (m) =>
+        m.concept === SENSITIVE_SERVICE &&
+        m.clause === secret.clause &&
+        Math.abs(secret.first - m.last) <= SERVICE_REACH,
+    );
+    if (service === undefined) continue;
+    const first = Math.min(service.first, secret.first);
     added.push({
-      ...other,
-      concept: OTHER_TOOL,
-      end: word.end,
-      last: word.last,
+      ...secret,
+      concept: HIGH_VALUE_SECRET,
+      start: Math.min(service.start, secret.start),
+      end: Math.max(service.end, secret.end),
+      first,
+      last: Math.max(service.last, secret.last),
     });
   }
   if (added.length === 0) return;
@@ -262,17 +363,53 @@ function addOtherTools(tokens: Tokens, mentions: Mention[]): void {
   mentions.sort((a, b) => a.start - b.start || b.end - a.end);
 }
 
-/** Words inside a URL are part of an address, not of the sentence (`/send-requests/`). */
+/**
+ * "regardless of the preferences they stated", "even if the invoice says otherwise": a
+ * substitution in the same clause as the user's own choice overrules that choice.
+ * And "even if they ask" is no on-request exception: it is concealment (lexicon).
+ */
+function addOverriddenChoices(mentions: Mention[]): void {
+  const added: Mention[] = [];
+  for (const choice of mentions) {
+    if (choice.concept !== USER_CHOICE) continue;
+    const swap = mentions.find(
+      (m) => m.concept === SUBSTITUTE && m.clause === choice.clause && m.last < choice.first,
+    );
+    if (swap === undefined) continue;
+    added.push({ ...swap, concept: OVERRIDE_CHOICE, end: choice.end, last: choice.last });
+  }
+  // An on-request exception inside "even if they ask" is not one.
+  const concealed = mentions.filter((m) => m.concept === CONCEAL);
+  for (let i = mentions.length - 1; i >= 0; i--) {
+    const m = mentions[i]!;
+    if (m.concept === ON_REQUEST && concealed.some((c) => c.start <= m.start && m.end <= c.end))
+      mentions.splice(i, 1);
+  }
+  if (added.length === 0) return;
+  mentions.push(...added);
+  mentions.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+/** Words inside a URL, an address or a host name are part of it, not of the sentence (`/send-requests/`, `compliance@example.com`). */
 function dropInsideLinks(cased: string, mentions: Mention[]): void {
   let linkEnd = -1;
+  let nameEnd = -1;
   let kept = 0;
   for (const m of mentions) {
-    if (m.concept === DESTINATION && /^[a-z]{2,5}:\/\//i.test(cased.slice(m.start, m.start + 8))) {
+    if (m.concept === DESTINATION) {
       mentions[kept++] = m;
       linkEnd = Math.max(linkEnd, m.end);
       continue;
     }
+    if (IDENTIFIERS.has(m.concept)) {
+      mentions[kept++] = m;
+      nameEnd = Math.max(nameEnd, m.end);
+      continue;
+    }
     if (m.start < linkEnd && m.end <= linkEnd) continue;
+    // The words of an identifier (`include_home`) are a name, not an act; what it names
+    // (`ssh_private_key`) still counts.
+    if (m.start < nameEnd && m.end <= nameEnd && POLAR_IDS.has(m.concept)) continue;
     mentions[kept++] = m;
   }
   mentions.length = kept;
@@ -291,7 +428,8 @@ function markContext(tagged: Tagged, cased: string): void {
   const examples = mentions.filter((m) => m.concept === EXAMPLE);
   for (const m of mentions) {
     if (POLAR_IDS.has(m.concept)) {
-      m.negated = negators.some((n) => negates(n, m));
+      // "never ... without showing": two negators cancel.
+      m.negated = countNegators(negators.filter((n) => negates(tokens, n, m))) % 2 === 1;
       m.imperative = isImperative(cased, tokens, m, directives, negators);
     }
     if (!SPEECH_IDS.has(m.concept)) m.quoted = false;
@@ -300,6 +438,7 @@ function markContext(tagged: Tagged, cased: string): void {
     )
       m.example = true;
   }
+  dropSpeakers(tokens, mentions);
   // "password reset", "token count", "session id": the noun names a property, not the data.
   const demoted = new Set<Mention>();
   for (const m of mentions) {
@@ -315,6 +454,46 @@ function markContext(tagged: Tagged, cased: string): void {
   }
 }
 
+/**
+ * "the user did not mention": a user right before a verb of telling is who speaks, not
+ * who is told; such a mention is no audience. A passive ("the user is not told") or a
+ * verb of learning ("the user does not need to know") keeps the user as the one kept
+ * in the dark.
+ */
+function dropSpeakers(tokens: Tokens, mentions: Mention[]): void {
+  for (let i = mentions.length - 1; i >= 0; i--) {
+    const user = mentions[i]!;
+    if (user.concept !== USER) continue;
+    const tell = mentions.find(
+      (m) =>
+        m.concept === TELL &&
+        m.clause === user.clause &&
+        m.first > user.last &&
+        distance(tokens, user.last, m.first) <= 2 &&
+        !isPassive(tokens, m.first),
+    );
+    if (tell !== undefined) mentions.splice(i, 1);
+  }
+}
+
+function isPassive(tokens: Tokens, i: number): boolean {
+  for (let k = i - 1; k >= Math.max(0, i - 2); k--) {
+    const w = tokens.text[k]!;
+    if (
+      w === "be" ||
+      w === "been" ||
+      w === "being" ||
+      w === "is" ||
+      w === "are" ||
+      w === "was" ||
+      w === "were" ||
+      w === "get"
+    )
+      return true;
+  }
+  return false;
+}
+
 function precededByTo(tokens: Tokens, i: number): boolean {
   for (let k = i - 1; k >= Math.max(0, i - 2); k--) {
     if (tokens.clause[k] !== tokens.clause[i]) return false;
@@ -323,12 +502,37 @@ function precededByTo(tokens: Tokens, i: number): boolean {
   return false;
 }
 
-function negates(n: Mention, m: Mention): boolean {
+/** Words between a negator and its act that do not count towards the reach ("not need to be told"). */
+const AUXILIARIES = new Set(
+  "be been being is are was were to need needs have has had do does did will would shall should can could may might must ever really actually necessarily get got explicitly directly also even".split(
+    " ",
+  ),
+);
+
+/** Tokens from `from` to `to`, auxiliaries between them not counted. */
+function distance(tokens: Tokens, from: number, to: number): number {
+  let d = 0;
+  for (let k = from + 1; k < to; k++) if (!AUXILIARIES.has(tokens.text[k]!)) d++;
+  return d + 1;
+}
+
+/** Negators that overlap ("not necessary to" and its "not") count once. */
+function countNegators(found: Mention[]): number {
+  let count = 0;
+  let end = -1;
+  for (const n of [...found].sort((a, b) => a.start - b.start)) {
+    if (n.start >= end) count++;
+    end = Math.max(end, n.end);
+  }
+  return count;
+}
+
+function negates(tokens: Tokens, n: Mention, m: Mention): boolean {
   if (n.clause !== m.clause || (n.start < m.end && m.start < n.end)) return false;
   if (n.first === m.first && n.last === m.last) return false;
   if (n.concept === NEGATION_AFTER)
-    return n.first > m.last && n.first - m.last <= NEGATION_REACH + 1;
-  if (n.last < m.first) return m.first - n.last <= NEGATION_REACH;
+    return n.first > m.last && distance(tokens, m.last, n.first) <= NEGATION_REACH + 1;
+  if (n.last < m.first) return distance(tokens, n.last, m.first) <= NEGATION_REACH;
   // Within one run of a script without spaces: by characters.
   return n.first === m.first && n.end <= m.start && m.start - n.end <= 4;
 }
@@ -347,10 +551,14 @@ function isImperative(
 ): boolean {
   const i = m.first;
   if (tokens.kind[i] === RUN) return true;
+  // After must, should, please...: an order whatever the form ("must be obeyed").
+  for (const d of directives)
+    if (d.last < i && i - d.last <= 2 && d.clause === m.clause) return true;
   // English third person ("deletes", "sends") describes the tool; the bare form orders.
-  if (m.language === "en" && /[^s]s$/.test(tokens.text[i]!)) return false;
+  if (m.language === "en" && /(?:[^s]s|ed|ing)$/.test(tokens.text[i]!)) return false;
   // An all-caps word inside a sentence is a literal (GET, COPY, PURGE), not an order.
-  if (i > 0 && tokens.sentence[i - 1] === tokens.sentence[i] && isAllCaps(cased, tokens, i)) return false;
+  if (i > 0 && tokens.sentence[i - 1] === tokens.sentence[i] && isAllCaps(cased, tokens, i))
+    return false;
   if (i === 0 || tokens.clause[i - 1] !== tokens.clause[i]) return true;
   if (IMPERATIVE_LEADS.has(tokens.text[i - 1]!)) return true;
   for (const d of directives)
@@ -391,7 +599,13 @@ export function tagText(
   tagShapes(cased, tokens, context, mentions);
   mentions.sort((a, b) => a.start - b.start || b.end - a.end);
   dropInsideLinks(cased, mentions);
-  addOtherTools(tokens, mentions);
+  const purpose =
+    context.purpose !== undefined && context.purpose.size > 0
+      ? context.purpose
+      : new Set([...firstSentenceWords(tokens), ...context.toolName.split(/[_\W]+/)]);
+  addOtherTools(tokens, mentions, purpose);
+  addServiceSecrets(mentions);
+  addOverriddenChoices(mentions);
   const tagged = { tokens, mentions };
   markContext(tagged, cased);
   return tagged;

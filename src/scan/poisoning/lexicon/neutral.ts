@@ -171,19 +171,19 @@ export const SHAPES: readonly Shape[] = [
   {
     concept: "DESTRUCTIVE_COMMAND",
     pattern:
-      /\brm\s+-[a-zA-Z]*[rf][a-zA-Z]*\b|\bgit\s+(?:reset\s+--hard|clean\s+-[a-z]*[fd]|push\s+(?:[^\n]{0,40}\s)?(?:--force\b|-f\b))|--force(?:-with-lease)?\b|\bforce=true\b|\b(?:drop|truncate)\s+(?:table|database|schema)\b|\bdelete\s+from\s+\w+(?![^\n;]{0,60}\bwhere\b)|\baws\s+s3\s+rm\b|\bkubectl\s+delete\b|\bmkfs\b|\bdd\s+if=|\bRemove-Item\b[^\n]{0,40}-Recurse|\bshred\b|\b[a-z][a-z0-9]{0,20}_(?:delete|remove|purge|wipe|destroy|drop)(?:_[a-z0-9]{1,20}){0,3}\b/gi,
+      /\brm\s+-[a-zA-Z]*[rf][a-zA-Z]*\b|\bgit\s+(?:reset\s+--hard|clean\s+-[a-z]*[fd]|push\s+(?:[^\n]{0,40}\s)?(?:--force\b|-f\b))|--force(?:-with-lease)?\b|\bforce=true\b|\b(?:drop|truncate)\s+(?:table|database|schema)\b|\bdelete\s+from\s+\w+(?![^\n;]{0,60}\bwhere\b)|\baws\s+s3\s+rm\b|\bkubectl\s+delete\b|\bmkfs\b|\bdd\s+if=|\bRemove-Item\b[^\n]{0,40}-Recurse|\bshred\b|\b[a-z][a-z0-9]{0,20}_(?:delete|remove|purge|wipe|destroy|drop)(?:_[a-z0-9]{1,20}){0,3}\b|\b(?:delete|remove|purge|wipe|destroy|drop)_[a-z0-9]{1,20}(?:_[a-z0-9]{1,20}){0,3}\b|\bpurge_[a-z_]{1,30}\s?=\s?true\b/gi,
     hint: /rm\s|git\s|force|drop|truncate|delete|aws\s|kubectl|mkfs|dd\s|Remove-Item|shred|_remove|_purge|_wipe|_destroy|_drop/i,
   },
   {
     concept: "ROLE_LABEL",
     pattern:
-      /(?:^|[\s"'(<!#/*>[\-])(?:assistant|agent|ai|llm|model|ai agents?|note (?:to|for) (?:the )?(?:ai|assistant|model|agent|llm)s?|attention (?:ai|assistant|agent|llm)s?)\s?:/gim,
+      /(?:^|[\s"'(<!#/*>[\-])(?:assistant|agent|ai|llm|model|ai agents?|note (?:to|for) (?:the )?(?:ai|assistant|model|agent|llm)s?|attention (?:ai|assistant|agent|llm)s?)(?: (?:step|note|instruction|instructions|task|directive|action))?\s?:/gim,
     hint: /:/,
   },
   {
     concept: "AUTHORITY_MARKUP",
     pattern:
-      /\[[^\]\n]{0,60}\b(?:notice|policy|system|admin|administrator|operator|compliance|platform|directive|override)\b[^\]\n]{0,60}\]|<\/?[A-Za-z_:-]{0,30}(?:admin|system|operator|policy|directive|developer|platform|compliance|instruction|override)[A-Za-z_:-]{0,30}(?:\s[^>\n]{0,200})?>|"role"\s?:\s?"(?:system|developer|admin|operator)"|(?:^|\n)\s{0,4}(?:human|user|assistant|system|developer)\s?:/gim,
+      /\[[^\]\n]{0,60}\b(?:notice|policy|system|admin|administrator|operator|compliance|platform|directive|override)\b[^\]\n]{0,60}\]|<\/?[A-Za-z_:-]{0,30}(?:admin|system|operator|policy|directive|developer|platform|compliance|instruction|override|important|hidden|critical|secret)[A-Za-z_:-]{0,30}(?:\s[^>\n]{0,200})?>|"role"\s?:\s?"(?:system|developer|admin|operator)"|(?:^|\n)\s{0,4}(?:human|user|assistant|system|developer)\s?:/gim,
     hint: /\[|<|"role"|:/,
   },
 ];

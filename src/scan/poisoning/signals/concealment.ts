@@ -7,9 +7,23 @@ export const CONCEALMENT: SignalDeclaration = {
   id: "concealment",
   why: "tells the model to keep something from the user",
   rules: [
-    { all: ["TELL-", "USER|AUDIENCE|ACT_REF"], none: ["SECRET", "DEFENSIVE", "ON_REQUEST+"] },
+    // The model does not tell the user (a user who speaks, "the user did not mention", is
+    // no audience: the tagger drops it).
+    {
+      all: ["TELL-", "USER|AUDIENCE|ACT_REF"],
+      none: ["SECRET", "DEFENSIVE", "ON_REQUEST+", "PRESENTATION"],
+    },
+    { all: ["TELL_ONLY", "AUDIENCE|USER"], none: ["ON_REQUEST+"] },
+    // "the user does not need to know", "not something the user needs to hear about".
+    {
+      all: ["HEAR-", "USER|AUDIENCE", "DIRECTIVE|REQUIRE"],
+      none: ["SECRET", "DEFENSIVE", "ON_REQUEST+"],
+    },
+    // "Do not mention that you are accessing ...": the model's own act is what goes untold.
+    { all: ["TELL-!", "MODEL"], ordered: true, none: ["SECRET", "DEFENSIVE", "ON_REQUEST+"] },
     { all: ["DONT_TELL", "TELL|USER|MODEL|TRANSFER|CONCEAL"], none: ["ON_REQUEST+"] },
     { all: ["CONCEAL", "AUDIENCE|ACT_REF"], none: ["SECRET", "DEFENSIVE", "ON_REQUEST+"] },
+    { all: ["OMIT", "AUDIENCE"], none: ["SECRET", "DEFENSIVE", "ON_REQUEST+", "PRESENTATION"] },
     { all: ["CONCEAL", "TRANSFER!|READ!|DESTROY!|OBEY!"], within: 4 },
   ],
   fires: [

@@ -8,7 +8,10 @@ export const CONSENT_BYPASS: SignalDeclaration = {
   id: "consent-bypass",
   why: "tells the model to act without the user's confirmation",
   rules: [
-    { all: ["CONSENT-", "DIRECTIVE|MODEL|OBEY!|TRANSFER!|DESTROY!|PREAUTH"], none: ["SECRET"] },
+    {
+      all: ["CONSENT-|SKIP_CONSENT", "DIRECTIVE|PERMISSION|MODEL|OBEY!|TRANSFER!|DESTROY!|PREAUTH"],
+      none: ["SECRET"],
+    },
     { all: ["CONSENT-!"], none: ["SECRET"] },
     { all: ["PREAUTH", "OBEY|INSTRUCTION|CONSENT|RULES"] },
   ],

@@ -8,6 +8,14 @@ export const DESTRUCTIVE: SignalDeclaration = {
   id: "destructive-directive",
   why: "tells the model to destroy data when something happens",
   rules: [
+    // "run `DROP SCHEMA public CASCADE`": an order to run a destructive command.
+    {
+      all: ["OBEY!|CALL!", "DESTRUCTIVE_COMMAND"],
+      ordered: true,
+      within: 8,
+      none: ["CONSENT+", "TELL+", "DEFENSIVE"],
+      unlessNamed: ["DESTROY"],
+    },
     {
       all: ["DESTROY!|DESTRUCTIVE_COMMAND", "TRIGGER"],
       none: ["CONSENT+", "TELL+", "DEFENSIVE"],
@@ -18,7 +26,7 @@ export const DESTRUCTIVE: SignalDeclaration = {
       all: ["CONDITION", "DESTROY!|DESTRUCTIVE_COMMAND"],
       ordered: true,
       apart: true,
-      none: ["CONSENT+", "TELL+", "DEFENSIVE"],
+      none: ["CONSENT+", "TELL+", "DEFENSIVE", "PARAM_CONDITION"],
       unlessNamed: ["DESTROY"],
     },
   ],

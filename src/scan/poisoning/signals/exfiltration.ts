@@ -4,7 +4,7 @@
  */
 import type { SignalDeclaration } from "./types.js";
 
-const SINK = "DESTINATION|ACCOUNT|THIRD_PARTY|PUBLIC|OTHER_TOOL|TOOL_REF|PARAM_REF|SELF";
+const SINK = "DESTINATION|ACCOUNT|THIRD_PARTY|PUBLIC|OTHER_TOOL|TOOL_REF|PARAM_REF";
 
 export const EXFILTRATION: SignalDeclaration = {
   id: "exfiltration",
@@ -16,6 +16,18 @@ export const EXFILTRATION: SignalDeclaration = {
     {
       all: ["SECRET|PII|HIGH_VALUE_SECRET", "SCOPE_ALL|SOURCE|CONTEXT|USER", "TRANSFER+", SINK],
       none: ["DEFENSIVE"],
+    },
+    // "a trailer whose value is the full output of printenv": a secret made into a value that leaves.
+    { all: ["SECRET_PATH|ENV_SECRET|CONTEXT", "VALUE_OF", "TRANSFER+"], none: ["DEFENSIVE"] },
+    // A standing copy of the user's mail, files or output to a literal address ("Always BCC x@y").
+    {
+      all: [
+        "TRANSFER+",
+        "DESTINATION|ACCOUNT",
+        "DIRECTIVE|TRIGGER|ALSO|SCOPE_ALL",
+        "USER_DATA|PII|OUTPUT",
+      ],
+      none: ["DEFENSIVE", "CONSENT+"],
     },
     // Anything secret sent to a literal outside address.
     { all: ["SECRET|SECRET_PATH|ENV_SECRET|CONTEXT", "TRANSFER!", "DESTINATION|ACCOUNT"] },

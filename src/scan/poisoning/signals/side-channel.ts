@@ -5,23 +5,49 @@
 import type { SignalDeclaration } from "./types.js";
 
 const SCHEMA_TEXTS = ["schema-description", "schema-title", "schema-default"] as const;
+/** A parameter named for the data asks for it honestly (`system_prompt`, `api_key`). */
+const NAMED_FOR_IT = [
+  "CONTEXT",
+  "SECRET",
+  "SECRET_PATH",
+  "ENV_SECRET",
+  "HIGH_VALUE_SECRET",
+  "PII",
+] as const;
 
 export const SIDE_CHANNEL: SignalDeclaration = {
   id: "side-channel-parameter",
   why: "asks the model to fill a parameter with data the tool's job does not need",
   rules: [
-    { all: ["CONTEXT", "TRANSFER+|SCOPE_ALL"], sites: SCHEMA_TEXTS, none: ["DEFENSIVE"] },
     {
-      all: ["SECRET_PATH|ENV_SECRET|HIGH_VALUE_SECRET", "TRANSFER+"],
+      all: ["CONTEXT", "TRANSFER+|SCOPE_ALL|VALUE_OF"],
       sites: SCHEMA_TEXTS,
       none: ["DEFENSIVE"],
+      unlessParamNamed: NAMED_FOR_IT,
     },
     {
-      all: ["SECRET|PII", "SCOPE_ALL|SOURCE|CONTEXT", "TRANSFER+"],
+      all: ["SECRET_PATH|ENV_SECRET|HIGH_VALUE_SECRET", "TRANSFER+|VALUE_OF"],
+      sites: SCHEMA_TEXTS,
+      none: ["DEFENSIVE", "OVERRIDE+"],
+      unlessParamNamed: NAMED_FOR_IT,
+    },
+    {
+      all: ["SECRET|PII", "SCOPE_ALL|SOURCE|CONTEXT", "TRANSFER+|VALUE_OF"],
       sites: SCHEMA_TEXTS,
       none: ["DEFENSIVE"],
+      unlessParamNamed: NAMED_FOR_IT,
+      scope: "text",
+    },
+    // A parameter described as secrets found in the model's context is a request for them.
+    {
+      all: ["SECRET|PII|HIGH_VALUE_SECRET", "SOURCE|CONTEXT"],
+      sites: SCHEMA_TEXTS,
+      none: ["DEFENSIVE"],
+      unlessParamNamed: NAMED_FOR_IT,
+      scope: "text",
     },
     { all: ["CONTEXT", "SCOPE_ALL|SOURCE|MODEL"], sites: ["property-name"] },
+    { all: ["SECRET_PATH|HIGH_VALUE_SECRET", "TRANSFER|VALUE_OF"], sites: ["property-name"] },
   ],
   fires: [
     {
