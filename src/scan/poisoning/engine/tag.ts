@@ -271,7 +271,12 @@ const OTHERNESS_REACH = 3;
  * otherness before the word for a tool names tools other than this one, whatever sits
  * between them.
  */
-function addOtherTools(tokens: Tokens, mentions: Mention[], purpose: ReadonlySet<string>): void {
+function addOtherTools(
+  tokens: Tokens,
+  cased: string,
+  mentions: Mention[],
+  purpose: ReadonlySet<string>,
+): void {
   const added: Mention[] = [];
   for (const word of mentions) {
     if (word.concept !== TOOL_WORD) continue;
@@ -287,7 +292,7 @@ function addOtherTools(tokens: Tokens, mentions: Mention[], purpose: ReadonlySet
       continue;
     }
     // "the SQL tool", "the Slack integration": a tool named for a job that is not this one's.
-    const named = namedFor(tokens, word.first, purpose);
+    const named = namedFor(tokens, cased, word.first, purpose);
     if (named >= 0) {
       added.push({
         ...word,
@@ -304,17 +309,18 @@ function addOtherTools(tokens: Tokens, mentions: Mention[], purpose: ReadonlySet
 
 /** Words before "tool" that say which tool without naming another job. */
 const NOT_A_JOB = new Set(
-  "this that the a an our its my your same current given selected following above previous next one any".split(
+  "this that the a an our its my your same current given selected following above previous next one any every each all some no which what other another only never".split(
     " ",
   ),
 );
 
 /** The token before `i` that names the job of the tool word at `i`, when it is not this tool's job; else -1. */
-function namedFor(tokens: Tokens, i: number, purpose: ReadonlySet<string>): number {
+function namedFor(tokens: Tokens, cased: string, i: number, purpose: ReadonlySet<string>): number {
   const k = i - 1;
   if (k < 0 || tokens.clause[k] !== tokens.clause[i] || tokens.kind[k] !== WORD) return -1;
   // One word split by case or a hyphen ("DevTools", "list-items tool") is a name, not a phrase.
-  if (tokens.end[k] === tokens.start[i]) return -1;
+  const gap = tokens.start[i]! - tokens.end[k]!;
+  if (gap === 0 || (gap === 1 && "-_/@.".includes(cased[tokens.end[k]!]!))) return -1;
   const word = tokens.text[k]!;
   if (NOT_A_JOB.has(word) || word.length < 3 || /^\d/.test(word)) return -1;
   // "This CircleCI MCP server": the tool speaking of itself.
@@ -401,12 +407,12 @@ function dropInsideLinks(cased: string, mentions: Mention[]): void {
       linkEnd = Math.max(linkEnd, m.end);
       continue;
     }
+    if (m.start < linkEnd && m.end <= linkEnd) continue;
     if (IDENTIFIERS.has(m.concept)) {
       mentions[kept++] = m;
       nameEnd = Math.max(nameEnd, m.end);
       continue;
     }
-    if (m.start < linkEnd && m.end <= linkEnd) continue;
     // The words of an identifier (`include_home`) are a name, not an act; what it names
     // (`ssh_private_key`) still counts.
     if (m.start < nameEnd && m.end <= nameEnd && POLAR_IDS.has(m.concept)) continue;
@@ -603,7 +609,7 @@ export function tagText(
     context.purpose !== undefined && context.purpose.size > 0
       ? context.purpose
       : new Set([...firstSentenceWords(tokens), ...context.toolName.split(/[_\W]+/)]);
-  addOtherTools(tokens, mentions, purpose);
+  addOtherTools(tokens, cased, mentions, purpose);
   addServiceSecrets(mentions);
   addOverriddenChoices(mentions);
   const tagged = { tokens, mentions };

@@ -610,8 +610,6 @@ export const EN: Lexicon = {
     "put",
     "puts",
     "putting",
-    "place",
-    "places",
     "insert",
     "inserts",
     "inserting",

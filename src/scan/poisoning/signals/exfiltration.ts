@@ -25,7 +25,7 @@ export const EXFILTRATION: SignalDeclaration = {
         "TRANSFER+",
         "DESTINATION|ACCOUNT",
         "DIRECTIVE|TRIGGER|ALSO|SCOPE_ALL",
-        "USER_DATA|PII|OUTPUT",
+        "USER_DATA|PII",
       ],
       none: ["DEFENSIVE", "CONSENT+"],
     },
