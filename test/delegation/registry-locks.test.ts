@@ -5,7 +5,14 @@
  * real child process, or a lock file naming one.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -41,9 +48,13 @@ async function endedPid(): Promise<number> {
   return child.pid!;
 }
 
-function holdLock(registryPath: string, pid: number): string {
+const PID_NAMESPACE = readlinkSync("/proc/self/ns/pid");
+
+/** Write the lock file of `registryPath` as the process `pid` of this host would. */
+function holdLock(registryPath: string, pid: number, pidns = PID_NAMESPACE): string {
   const lock = `${registryPath}.lock`;
-  writeFileSync(lock, JSON.stringify({ pid, host: hostname(), nonce: "theirs", at: Date.now() }));
+  const holder = { pid, host: hostname(), pidns, nonce: "theirs", at: Date.now() };
+  writeFileSync(lock, JSON.stringify(holder));
   return lock;
 }
 
@@ -85,6 +96,23 @@ describe("file registry: the lock file", () => {
     holdLock(path, await endedPid());
     await registry.revoke("j1");
     expect(JSON.parse(readFileSync(path, "utf8")).revoked).toEqual(["j1"]);
+    await registry.close();
+  });
+
+  it("a lock naming this process's pid that this process does not hold (a restarted container) is taken over at once", async () => {
+    const path = fresh(".json");
+    const registry = await openFileRegistry(path, { lockTimeoutMs: 0 });
+    holdLock(path, process.pid);
+    await registry.revoke("j1");
+    expect(JSON.parse(readFileSync(path, "utf8")).revoked).toEqual(["j1"]);
+    await registry.close();
+  });
+
+  it("a lock from another PID namespace is judged by its age alone: its pid means nothing here", async () => {
+    const path = fresh(".json");
+    const registry = await openFileRegistry(path, { lockTimeoutMs: 100 });
+    holdLock(path, await endedPid(), "pid:[1]");
+    await expect(registry.revoke("j1")).rejects.toMatchObject({ code: "REGISTRY_BUSY" });
     await registry.close();
   });
 

@@ -4,15 +4,17 @@
  * (`{pid, host, nonce, at}`). Every change to the registry file is a read, change and
  * write under it, so no process ever writes from a state that misses another's change.
  *
- * A lock whose holder is gone is taken over: at once when the holder was a process on
- * this host that no longer runs (killed mid-write), otherwise once the lock is older than
- * `staleMs`. A holder checks it still holds the lock right before it replaces the file, so
+ * A lock whose holder is gone is taken over: at once when the holder was a process of this
+ * host and PID namespace (container) that no longer runs (killed mid-write), or that had
+ * this process's pid without being this process (a restarted container); otherwise only
+ * once the lock is older than `staleMs`, since a pid from elsewhere says nothing here. A holder checks it still holds the lock right before it replaces the file, so
  * a holder that stalled past `staleMs` and lost the lock refuses its write instead of
  * overwriting the new holder's. Written for local file systems (see docs/threat-model.md).
  *
  * @module
  */
 import { randomBytes } from "node:crypto";
+import { readlinkSync } from "node:fs";
 import { link, open, rename, rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -65,13 +67,33 @@ async function readLockFile(path: string): Promise<LockFileState | undefined> {
 interface Holder {
   pid: number;
   host: string;
+  /** The holder's PID namespace (Linux: the inode of /proc/self/ns/pid), "" elsewhere. */
+  pidns: string;
+  nonce: string;
 }
+
+/** This process's PID namespace: pids of another namespace cannot be checked from here. */
+const PID_NAMESPACE = (() => {
+  try {
+    return readlinkSync("/proc/self/ns/pid");
+  } catch {
+    return "";
+  }
+})();
+
+/** The nonces of the locks this process holds now. */
+const heldHere = new Set<string>();
 
 function readHolder(text: string): Holder | undefined {
   try {
     const value = JSON.parse(text) as Partial<Holder> | null;
-    if (typeof value?.pid === "number" && typeof value.host === "string") {
-      return { pid: value.pid, host: value.host };
+    if (
+      typeof value?.pid === "number" &&
+      typeof value.host === "string" &&
+      typeof value.pidns === "string" &&
+      typeof value.nonce === "string"
+    ) {
+      return { pid: value.pid, host: value.host, pidns: value.pidns, nonce: value.nonce };
     }
   } catch {
     // A lock file cut short by a crash between create and write: judged by its age.
@@ -92,7 +114,10 @@ function isRunning(pid: number): boolean {
 
 function isStale(state: LockFileState, staleMs: number): boolean {
   const holder = readHolder(state.text);
-  if (holder !== undefined && holder.host === hostname() && !isRunning(holder.pid)) return true;
+  if (holder !== undefined && holder.host === hostname() && holder.pidns === PID_NAMESPACE) {
+    if (holder.pid === process.pid) return !heldHere.has(holder.nonce);
+    if (!isRunning(holder.pid)) return true;
+  }
   return Date.now() - state.mtimeMs > staleMs;
 }
 
@@ -146,16 +171,20 @@ async function describeHolder(path: string): Promise<string> {
   return holder === undefined ? "another process" : `process ${holder.pid} on ${holder.host}`;
 }
 
-async function acquire(path: string, settings: FileLockSettings): Promise<string> {
-  const body = JSON.stringify({
+async function acquire(path: string, settings: FileLockSettings): Promise<Holder> {
+  const holder: Holder = {
     pid: process.pid,
     host: hostname(),
+    pidns: PID_NAMESPACE,
     nonce: randomBytes(12).toString("hex"),
-    at: Date.now(),
-  });
+  };
+  const body = JSON.stringify({ ...holder, at: Date.now() });
   const deadline = Date.now() + settings.timeoutMs;
   for (let attempt = 0; ; attempt++) {
-    if (await tryCreate(path, body)) return body;
+    // Marked before the file exists: another lock of this process never takes it for stale.
+    heldHere.add(holder.nonce);
+    if (await tryCreate(path, body)) return holder;
+    heldHere.delete(holder.nonce);
     if (await breakIfStale(path, settings.staleMs)) continue;
     if (Date.now() >= deadline) {
       throw new RegistryError(
@@ -181,10 +210,11 @@ export async function withFileLock<T>(
   settings: FileLockSettings,
   fn: (stillHeld: LockCheck) => Promise<T>,
 ): Promise<T> {
-  const body = await acquire(path, settings);
+  const holder = await acquire(path, settings);
+  const ours = (state: LockFileState | undefined) =>
+    state !== undefined && readHolder(state.text)?.nonce === holder.nonce;
   const stillHeld: LockCheck = async () => {
-    const state = await readLockFile(path);
-    if (state?.text !== body) {
+    if (!ours(await readLockFile(path))) {
       throw new RegistryError(
         "REGISTRY_BUSY",
         `lost the lock ${path} (held past ${settings.staleMs} ms and taken over); nothing was written`,
@@ -195,8 +225,10 @@ export async function withFileLock<T>(
     return await fn(stillHeld);
   } finally {
     // Only our own lock is removed: one taken over from us belongs to its new holder.
-    const state = await readLockFile(path).catch(() => undefined);
-    if (state?.text === body) await rm(path, { force: true }).catch(() => {});
+    if (ours(await readLockFile(path).catch(() => undefined))) {
+      await rm(path, { force: true }).catch(() => {});
+    }
+    heldHere.delete(holder.nonce);
   }
 }
 
