@@ -91,6 +91,169 @@ function problemOf(err: unknown): HttpProblem | undefined {
   return undefined;
 }
 
+/** What every request of one handler shares, read once from its options. */
+interface HandlerSettings {
+  readonly registry: DelegationRegistry;
+  readonly authenticated: ((authorization: string | undefined) => boolean) | undefined;
+  readonly allowList: readonly string[] | undefined;
+  readonly clock: () => number;
+  readonly limit: number;
+  readonly onError: DidisErrorLogger;
+  /** What every verification is given: the shared signature cache and the chain options. */
+  readonly common: {
+    signatureCache: SignatureCache;
+    skewSeconds?: number;
+    maxLength?: number;
+    resolver?: DidResolver;
+  };
+}
+
+function readHandlerSettings(options: DidisServerOptions): HandlerSettings {
+  return Object.freeze({
+    registry: options.registry,
+    authenticated: options.tokens === undefined ? undefined : bearerAuthenticator(options.tokens),
+    allowList: options.trustedRoots ? [...options.trustedRoots] : undefined,
+    clock: options.clock ?? Date.now,
+    limit: options.maxBodyBytes ?? 256 * 1024,
+    onError: options.onError ?? logToStderr,
+    common: {
+      // Shared by every request: a did:key signature that verified once stays verified.
+      signatureCache: new SignatureCache(),
+      ...(options.skewSeconds !== undefined && { skewSeconds: options.skewSeconds }),
+      ...(options.maxLength !== undefined && { maxLength: options.maxLength }),
+      ...(options.resolver !== undefined && { resolver: options.resolver }),
+    },
+  });
+}
+
+/** verify-tool and authorize: may `agentIn` use `toolIn` under `rootIn`? */
+async function answerTool(s: HandlerSettings, agentIn: unknown, toolIn: unknown, rootIn: unknown) {
+  const agent = requireDid(agentIn, "agent");
+  const root = requireDid(rootIn, "root");
+  if (typeof toolIn !== "string") throw badRequest("tool is required (an exact capability)");
+  try {
+    parseCapability(toolIn);
+  } catch (err) {
+    if (err instanceof CapabilityError) throw badRequest(err.message, "invalid-capability");
+    throw err;
+  }
+  const tool = toolIn;
+  if (s.allowList && !s.allowList.includes(root)) {
+    return {
+      agent,
+      tool,
+      root,
+      decision: "DENY",
+      reason: `root ${root} is not trusted by this server`,
+    };
+  }
+  const verifier = localVerifier({
+    registry: s.registry,
+    trustedRoots: [root],
+    clock: s.clock,
+    ...s.common,
+  });
+  const result = await verifier.verifyTool({ agent, capability: tool, root });
+  return { agent, tool, ...result, root };
+}
+
+/** verify-delegation: the verification result, and the chain registered when asked and valid. */
+async function answerDelegation(s: HandlerSettings, body: Record<string, unknown>) {
+  const asked = body.trustedRoots;
+  if (!Array.isArray(asked) || asked.length === 0 || !asked.every((r) => typeof r === "string")) {
+    throw badRequest("trustedRoots must be a non-empty array of DIDs");
+  }
+  const roots = s.allowList ? asked.filter((r) => s.allowList!.includes(r)) : asked;
+  const agent = body.agent === undefined ? undefined : requireDid(body.agent, "agent");
+  const result = await verifyDelegation(body.chain, {
+    trustedRoots: roots,
+    now: new Date(s.clock()),
+    isRevoked: (jti) => s.registry.isRevoked(jti),
+    ...(agent !== undefined && { agent }),
+    ...s.common,
+  });
+  if (body.register === true && result.status === "VALID") {
+    // Answered only once the registry has stored it (for the file registry: on disk).
+    const record = await s.registry.register(body.chain as string[]);
+    return { ...result, registered: true, id: record.id };
+  }
+  return { ...result, registered: false };
+}
+
+async function route(s: HandlerSettings, req: IncomingMessage, url: URL): Promise<unknown> {
+  const path = url.pathname.replace(/\/+$/, "");
+  const only = (allowed: string) => {
+    if ((req.method ?? "GET") !== allowed) {
+      throw new HttpProblem(
+        405,
+        "method-not-allowed",
+        "Method Not Allowed",
+        `use ${allowed} for ${path}`,
+      );
+    }
+  };
+  switch (path) {
+    case "/v1/agents/verify-tool": {
+      only("GET");
+      const q = url.searchParams;
+      const param = (name: string) => q.get(name) ?? undefined;
+      return answerTool(s, param("agent"), param("tool"), param("root"));
+    }
+    case "/v1/agents/authorize": {
+      only("POST");
+      const body = await readJson(req, s.limit);
+      return answerTool(s, body.agent, body.tool ?? body.capability, body.root);
+    }
+    case "/v1/agents/verify-delegation":
+      only("POST");
+      return answerDelegation(s, await readJson(req, s.limit));
+    case "/v1/mcp/inspect":
+      only("GET");
+      throw new HttpProblem(
+        501,
+        "not-implemented",
+        "Not Implemented",
+        "this server does not inspect MCP endpoints (it never fetches URLs it is given)",
+      );
+    default:
+      throw new HttpProblem(404, "not-found", "Not Found", `no endpoint ${path}`);
+  }
+}
+
+async function answer(s: HandlerSettings, req: IncomingMessage, res: ServerResponse) {
+  const url = parseRequestTarget(req.url);
+  if (url === undefined) {
+    // A malformed request line, like the ones Node's parser answers 400 itself: it says
+    // nothing about this server, so it needs no token.
+    return sendProblem(
+      res,
+      badRequest("the request target is not a path on this server", "invalid-target"),
+      "/",
+    );
+  }
+  if (s.authenticated !== undefined && !s.authenticated(req.headers.authorization)) {
+    // Before routing: an unauthenticated caller learns nothing, not even which paths exist.
+    return sendProblem(
+      res,
+      new HttpProblem(
+        401,
+        "unauthorized",
+        "Unauthorized",
+        "send Authorization: Bearer <token> with a token this server was given",
+      ),
+      url.pathname,
+      { "www-authenticate": 'Bearer realm="agent-airlock"' },
+    );
+  }
+  try {
+    send(res, 200, await route(s, req, url));
+  } catch (err) {
+    const problem = problemOf(err);
+    if (problem === undefined) answerLastResort(res, err, s.onError);
+    else sendProblem(res, problem, url.pathname);
+  }
+}
+
 /**
  * The request handler, for mounting on your own `http.Server`.
  *
@@ -105,159 +268,16 @@ function problemOf(err: unknown): HttpProblem | undefined {
 export function createDidisHandler(
   options: DidisServerOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const { registry } = options;
-  const authenticated =
-    options.tokens === undefined ? undefined : bearerAuthenticator(options.tokens);
-  const allowList = options.trustedRoots ? [...options.trustedRoots] : undefined;
-  const clock = options.clock ?? Date.now;
-  const limit = options.maxBodyBytes ?? 256 * 1024;
-  // Shared by every request: a did:key signature that verified once stays verified.
-  const signatureCache = new SignatureCache();
-  const common = {
-    signatureCache,
-    ...(options.skewSeconds !== undefined && { skewSeconds: options.skewSeconds }),
-    ...(options.maxLength !== undefined && { maxLength: options.maxLength }),
-    ...(options.resolver !== undefined && { resolver: options.resolver }),
-  };
-
-  async function answerTool(agentIn: unknown, toolIn: unknown, rootIn: unknown) {
-    const agent = requireDid(agentIn, "agent");
-    const root = requireDid(rootIn, "root");
-    if (typeof toolIn !== "string") throw badRequest("tool is required (an exact capability)");
-    try {
-      parseCapability(toolIn);
-    } catch (err) {
-      if (err instanceof CapabilityError) throw badRequest(err.message, "invalid-capability");
-      throw err;
-    }
-    const tool = toolIn;
-    if (allowList && !allowList.includes(root)) {
-      return {
-        agent,
-        tool,
-        root,
-        decision: "DENY",
-        reason: `root ${root} is not trusted by this server`,
-      };
-    }
-    const verifier = localVerifier({ registry, trustedRoots: [root], clock, ...common });
-    const result = await verifier.verifyTool({ agent, capability: tool, root });
-    return { agent, tool, ...result, root };
-  }
-
-  async function route(req: IncomingMessage, url: URL): Promise<[number, unknown]> {
-    const path = url.pathname.replace(/\/+$/, "");
-    const method = req.method ?? "GET";
-    const only = (allowed: string) => {
-      if (method !== allowed)
-        throw new HttpProblem(
-          405,
-          "method-not-allowed",
-          "Method Not Allowed",
-          `use ${allowed} for ${path}`,
-        );
-    };
-    switch (path) {
-      case "/v1/agents/verify-tool": {
-        only("GET");
-        const q = url.searchParams;
-        return [
-          200,
-          await answerTool(
-            q.get("agent") ?? undefined,
-            q.get("tool") ?? undefined,
-            q.get("root") ?? undefined,
-          ),
-        ];
-      }
-      case "/v1/agents/authorize": {
-        only("POST");
-        const body = await readJson(req, limit);
-        return [200, await answerTool(body.agent, body.tool ?? body.capability, body.root)];
-      }
-      case "/v1/agents/verify-delegation": {
-        only("POST");
-        const body = await readJson(req, limit);
-        const asked = body.trustedRoots;
-        if (
-          !Array.isArray(asked) ||
-          asked.length === 0 ||
-          !asked.every((r) => typeof r === "string")
-        ) {
-          throw badRequest("trustedRoots must be a non-empty array of DIDs");
-        }
-        const roots = allowList ? asked.filter((r) => allowList.includes(r)) : asked;
-        const agent = body.agent === undefined ? undefined : requireDid(body.agent, "agent");
-        const result = await verifyDelegation(body.chain, {
-          trustedRoots: roots,
-          now: new Date(clock()),
-          isRevoked: (jti) => registry.isRevoked(jti),
-          ...(agent !== undefined && { agent }),
-          ...common,
-        });
-        if (body.register === true && result.status === "VALID") {
-          const record = await registry.register(body.chain as string[]);
-          return [200, { ...result, registered: true, id: record.id }];
-        }
-        return [200, { ...result, registered: false }];
-      }
-      case "/v1/mcp/inspect":
-        only("GET");
-        throw new HttpProblem(
-          501,
-          "not-implemented",
-          "Not Implemented",
-          "this server does not inspect MCP endpoints (it never fetches URLs it is given)",
-        );
-      default:
-        throw new HttpProblem(404, "not-found", "Not Found", `no endpoint ${path}`);
-    }
-  }
-
-  const onError = options.onError ?? logToStderr;
-
-  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = parseRequestTarget(req.url);
-    if (url === undefined) {
-      // A malformed request line, like the ones Node's parser answers 400 itself: it says
-      // nothing about this server, so it needs no token.
-      return sendProblem(
-        res,
-        badRequest("the request target is not a path on this server", "invalid-target"),
-        "/",
-      );
-    }
-    if (authenticated !== undefined && !authenticated(req.headers.authorization)) {
-      // Before routing: an unauthenticated caller learns nothing, not even which paths exist.
-      return sendProblem(
-        res,
-        new HttpProblem(
-          401,
-          "unauthorized",
-          "Unauthorized",
-          "send Authorization: Bearer <token> with a token this server was given",
-        ),
-        url.pathname,
-        { "www-authenticate": 'Bearer realm="agent-airlock"' },
-      );
-    }
-    try {
-      const [status, body] = await route(req, url);
-      send(res, status, body);
-    } catch (err) {
-      const problem = problemOf(err);
-      if (problem === undefined) answerLastResort(res, err, onError);
-      else sendProblem(res, problem, url.pathname);
-    }
-  }
-
-  // The listener's one exit: whatever `answer` throws ends in the last resort, never in an
-  // uncaught exception or unhandled rejection (either would stop the process).
+  const settings = readHandlerSettings(options);
+  // The listener's one exit: whatever answering throws ends in the last resort, never in
+  // an uncaught exception or unhandled rejection (either would stop the process).
   return (req, res) => {
     try {
-      answer(req, res).catch((err: unknown) => answerLastResort(res, err, onError));
+      answer(settings, req, res).catch((err: unknown) =>
+        answerLastResort(res, err, settings.onError),
+      );
     } catch (err) {
-      answerLastResort(res, err, onError);
+      answerLastResort(res, err, settings.onError);
     }
   };
 }
