@@ -142,6 +142,20 @@ describe("file registry: the lock file", () => {
     expect(JSON.parse(readFileSync(lock, "utf8")).nonce).toBe("new");
   });
 
+  it("reads take no lock: a registry whose lock file cannot be made still opens and answers, and only changes fail", async () => {
+    const { mkdirSync } = await import("node:fs");
+    const path = fresh(".json");
+    const writer = await openFileRegistry(path);
+    await writer.revoke("j1");
+    await writer.close();
+    mkdirSync(`${path}.lock`); // a directory where the lock file would go
+    const reader = await openFileRegistry(path, { lockTimeoutMs: 0 });
+    expect(await reader.isRevoked("j1")).toBe(true);
+    await expect(reader.revoke("j2")).rejects.toMatchObject({ code: "REGISTRY_IO" });
+    expect(await reader.isRevoked("j2")).toBe(false);
+    await reader.close();
+  });
+
   it("refuses lock options out of range with REGISTRY_MISCONFIGURED", async () => {
     for (const options of [
       { lockTimeoutMs: -1 },

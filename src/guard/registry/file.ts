@@ -146,10 +146,13 @@ export class FileRegistry extends MemoryRegistry {
     this.#lock = readLockSettings(options);
   }
 
-  /** Load the file (a missing file is created empty). */
+  /** Load the file (a missing file is created empty, under the lock). */
   async load(): Promise<void> {
     this.#file = await resolveFile(this.path);
-    await this.#change(async () => undefined);
+    // An existing file is only read: reading needs no lock (files are replaced whole, by
+    // rename), so a registry in a folder this process cannot write still answers reads.
+    const missing = await this.#exclusive(() => this.#refresh(true));
+    if (missing) await this.#change(async () => undefined);
   }
 
   /** Run operations one at a time. */
