@@ -64,7 +64,7 @@ export interface FileRegistryOptions extends RegistryLimits {
   /**
    * A lock older than this many milliseconds is taken over even when its holder may still
    * run (default {@link DEFAULT_STALE_LOCK_MS}, 30,000; 1,000 to 3,600,000). The lock of a
-   * process on this host that has ended is taken over at once.
+   * process of this host and PID namespace that has ended is taken over at once.
    */
   staleLockMs?: number;
 }
