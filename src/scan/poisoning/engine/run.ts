@@ -81,7 +81,9 @@ export function purposeWords(name: string, description: string): ReadonlySet<str
  * ```
  */
 export function nameConceptsOf(name: string): ReadonlySet<number> {
-  const tagged = tagText(foldCase(name), name, matcher(), NO_TOOL);
+  // A name is read as words: its parts are what it does, not an identifier to skip.
+  const spaced = name.replace(/[_\-.]+/g, " ");
+  const tagged = tagText(foldCase(spaced), spaced, matcher(), NO_TOOL);
   return new Set(tagged.mentions.map((m) => m.concept));
 }
 
