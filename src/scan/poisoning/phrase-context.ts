@@ -15,7 +15,8 @@ const TRANSFER = CONCEPT_ID.TRANSFER;
 /** Signals a tool's own job can explain when its first sentence states that job. */
 const JOB_SIGNALS = new Set<RawHit["signal"]>(["exfiltration", "hidden-side-effect"]);
 /** Words after "silently" that describe a failure mode, not a hidden act. */
-const FAILURE = /\bsilently\s(?:fails?|failing|ignored?|ignores|skip(?:s|ped)?|drops?|returns?|succeeds?|exits?|no-?ops?|does nothing)\b/i;
+const FAILURE =
+  /\bsilently\s(?:fails?|failing|ignored?|ignores|skip(?:s|ped)?|drops?|returns?|succeeds?|exits?|no-?ops?|does nothing)\b/i;
 /** Words that say a text is about a parameter: what a side channel needs in a description. */
 const PARAMETER_WORDS = /\b(?:parameter|param|argument|field|property|input)s?\b/i;
 
@@ -71,8 +72,10 @@ export function dropExplainedPhraseHits(
     const inLink = links.some(([s, e]) => hit.start > s && hit.start < e);
     const ownJob =
       JOB_SIGNALS.has(hit.signal) && hit.end <= first && tool.nameConcepts.has(TRANSFER);
-    const failure = hit.signal === "concealment" && FAILURE.test(text.slice(hit.start, hit.end + 30));
-    const inName = hit.start > 0 && /[-_]/.test(text[hit.start - 1]!) && /\w/.test(text[hit.start - 2] ?? "");
+    const failure =
+      hit.signal === "concealment" && FAILURE.test(text.slice(hit.start, hit.end + 30));
+    const inName =
+      hit.start > 0 && /[-_]/.test(text[hit.start - 1]!) && /\w/.test(text[hit.start - 2] ?? "");
     const noParameter =
       hit.signal === "side-channel-parameter" &&
       (site.kind === "description" || site.kind === "instructions") &&

@@ -109,7 +109,12 @@ export function detectConcepts(
   lower: string = foldCase(text),
   param?: string,
 ): boolean {
-  const tagged = tagText(lower, text, matcher(), tool);
+  const tagged = tagText(
+    lower,
+    text,
+    matcher(),
+    kind === "description" ? { ...tool, describesTool: true } : tool,
+  );
   if (tagged.mentions.length === 0) return false;
   const dependent =
     tool.nameConcepts.size > 0 ||
