@@ -8,7 +8,6 @@ import { COMPILED_SIGNALS } from "../signals/index.js";
 import type { RawHit } from "../types.js";
 import { foldToken } from "./fold.js";
 import { conceptLabel, type JudgeContext, judgeRule, type TextKind } from "./judge.js";
-import { matcher } from "./matcher.js";
 import { type Mention, type TagContext, tagText } from "./tag.js";
 
 const PARAM_REF = CONCEPT_ID.PARAM_REF;
@@ -83,7 +82,7 @@ export function purposeWords(name: string, description: string): ReadonlySet<str
 export function nameConceptsOf(name: string): ReadonlySet<number> {
   // A name is read as words: its parts are what it does, not an identifier to skip.
   const spaced = name.replace(/[_\-.]+/g, " ");
-  const tagged = tagText(foldCase(spaced), spaced, matcher(), NO_TOOL);
+  const tagged = tagText(foldCase(spaced), spaced, NO_TOOL);
   return new Set(tagged.mentions.map((m) => m.concept));
 }
 
@@ -112,7 +111,6 @@ export function detectConcepts(
   const tagged = tagText(
     lower,
     text,
-    matcher(),
     kind === "description" ? { ...tool, describesTool: true } : tool,
   );
   if (tagged.mentions.length === 0) return false;

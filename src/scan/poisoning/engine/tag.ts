@@ -8,7 +8,8 @@ import { CONCEPT_ID, POLAR, SPEECH_ACTS } from "../concepts.js";
 import { DESCRIPTIVE_FORMS, VERB_FINAL, WITHOUT_WORDS } from "../lexicon/identify.js";
 import { SHAPES, TOOL_NAME_VERBS } from "../lexicon/neutral.js";
 import { candidatesOf, MAX_GAP, type Matcher, type WordPhrase, wordMatches } from "./compile.js";
-import { BORROWED, sentenceLanguages } from "./language.js";
+import { sentenceLanguages } from "./language.js";
+import { borrowedMatcher, matcherFor } from "./matcher.js";
 import { RUN, type Tokens, tokenAt, tokenize, WORD } from "./tokenize.js";
 
 /** One tagged span. */
@@ -151,76 +152,57 @@ function mention(
   };
 }
 
-/** True when a phrase of `language` counts in a sentence of `sentenceLanguage`. */
-function counts(language: string, concept: number, sentenceLanguage: string): boolean {
-  return language === sentenceLanguage || (language === "en" && BORROWED.has(concept));
-}
-
-function tagWords(tokens: Tokens, matcher: Matcher, out: Mention[]): void {
+function tagWords(tokens: Tokens, out: Mention[]): void {
   const lists: (readonly WordPhrase[])[] = [];
   const seen = new Set<number>();
   const languages = sentenceLanguages(tokens);
+  let sentence = -1;
+  let matcher = matcherFor("en");
+  let foreign = false;
   for (let i = 0; i < tokens.count; i++) {
-    const language = languages[tokens.sentence[i]!]!;
+    if (tokens.sentence[i] !== sentence) {
+      sentence = tokens.sentence[i]!;
+      const language = languages[sentence]!;
+      matcher = matcherFor(language);
+      foreign = language !== "en";
+    }
     if (tokens.kind[i] === RUN) {
-      tagRun(tokens, i, matcher, out, language);
+      tagRun(tokens, i, matcher, out);
       continue;
     }
+    const token = tokens.text[i]!;
     lists.length = 0;
-    candidatesOf(matcher, tokens.text[i]!, lists);
+    candidatesOf(matcher, token, lists);
+    // Borrowed English nouns (API key, system prompt) count in every language.
+    if (foreign) candidatesOf(borrowedMatcher(), token, lists);
     if (lists.length === 0) continue;
     seen.clear();
     for (const list of lists) {
       for (const phrase of list) {
-        if (!counts(phrase.language, phrase.concept, language)) continue;
-        if (!wordMatches(phrase.words[0]!, tokens.text[i]!)) continue;
+        if (!wordMatches(phrase.words[0]!, token)) continue;
         const last = phraseAt(tokens, i, phrase);
         if (last < 0) continue;
         const key = phrase.concept * 64 + (last - i);
         if (seen.has(key)) continue;
         seen.add(key);
         out.push(
-          mention(
-            tokens,
-            phrase.concept,
-            tokens.start[i]!,
-            tokens.end[last]!,
-            i,
-            last,
-            phrase.language,
-          ),
+          mention(tokens, phrase.concept, tokens.start[i]!, tokens.end[last]!, i, last, phrase.language),
         );
       }
     }
   }
 }
 
-function tagRun(
-  tokens: Tokens,
-  i: number,
-  matcher: Matcher,
-  out: Mention[],
-  language: string,
-): void {
+function tagRun(tokens: Tokens, i: number, matcher: Matcher, out: Mention[]): void {
   const run = tokens.text[i]!;
   const base = tokens.start[i]!;
   for (let p = 0; p < run.length; p++) {
     const list = matcher.runs.get(run[p]!);
     if (list === undefined) continue;
     for (const phrase of list) {
-      if (phrase.language !== language) continue;
       if (!run.startsWith(phrase.text, p)) continue;
-      out.push(
-        mention(
-          tokens,
-          phrase.concept,
-          base + p,
-          base + p + phrase.text.length,
-          i,
-          i,
-          phrase.language,
-        ),
-      );
+      const end = base + p + phrase.text.length;
+      out.push(mention(tokens, phrase.concept, base + p, end, i, i, phrase.language));
     }
   }
 }
@@ -654,20 +636,14 @@ function isImperative(
  * @example
  * ```ts
  * import { tagText } from "./tag.js";
- * import { matcher } from "./matcher.js";
- * const t = tagText("never tell the user", "never tell the user", matcher(), { toolName: "", params: new Set() });
+ * const t = tagText("never tell the user", "never tell the user", { toolName: "", params: new Set() });
  * console.log(t.mentions.some((m) => m.negated)); // true
  * ```
  */
-export function tagText(
-  lower: string,
-  cased: string,
-  matcher: Matcher,
-  context: TagContext,
-): Tagged {
+export function tagText(lower: string, cased: string, context: TagContext): Tagged {
   const tokens = tokenize(lower, cased);
   const mentions: Mention[] = [];
-  tagWords(tokens, matcher, mentions);
+  tagWords(tokens, mentions);
   tagShapes(cased, tokens, context, mentions);
   mentions.sort((a, b) => a.start - b.start || b.end - a.end);
   dropInsideLinks(cased, mentions);
