@@ -231,7 +231,7 @@ describe("duplicate keys in a pin file (item 9: the last copy used to win, silen
   it('refuses a second "servers" key, naming the key and where the second copy is', () => {
     // What a careless merge leaves: the first copy's sections would be dropped by the next pin.
     const text = valid.replace(/\n}\n$/, ',\n  "servers": {}\n}\n');
-    const line = text.split("\n").findIndex((l) => l === '  "servers": {}') + 1;
+    const line = text.split("\n").indexOf('  "servers": {}') + 1;
     expect(duplicated(text)).toContain(
       `key "servers" appears twice in the top level (second at line ${line}, column 3)`,
     );
