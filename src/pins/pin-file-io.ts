@@ -263,6 +263,7 @@ export async function writePinFile(
   file: PinFile,
   options: PinFileWriteOptions = {},
 ): Promise<void> {
+  readWriteOptions(options);
   // Checked (and copied) before the lock is taken: a file that would not load back is
   // refused without waiting for anyone.
   const checked = readPinFileValue(JSON.parse(serializePinFile(file)));

@@ -316,37 +316,46 @@ async function pinOne(
     result.pruned.length > 0 ||
     (!hasSection && (ui.interactive || options.yes === true));
   if (!changed) return { result };
-  const record = sourceRecord(target.source);
+  return writeSection(result, guard, target, base, known, options.pins);
+}
+
+/**
+ * Write the reviewed section under the pin file's lock: into the file as it is now, so
+ * another run's sections are kept; if this section itself moved since the review read
+ * it (`base`), nothing is written (the review was of other pins), unless it already holds
+ * exactly this run's change.
+ */
+async function writeSection(
+  result: SectionResult,
+  guard: ToolDefinitionPinGuard,
+  target: Target,
+  base: PinFileServer | undefined,
+  known: PinFileRead | null,
+  pins: string,
+): Promise<{ result: SectionResult; read?: PinFileRead }> {
+  const record = target.source ? sourceRecord(target.source) : undefined;
   const withThisSection = (into: PinFile | null): PinFile => {
     const next = pinFileFromGuard(guard, { server: target.section, ...(into ? { into } : {}) });
     if (record) next.servers[target.section]!.source = record;
     return next;
   };
-  const wanted = withThisSection(file).servers[target.section];
+  const wanted = withThisSection(known?.file ?? null).servers[target.section];
+  const update = (current: PinFile | null): PinFile => {
+    const now =
+      current !== null && Object.hasOwn(current.servers, target.section)
+        ? current.servers[target.section]
+        : undefined;
+    if (!sameSection(now, base) && !sameSection(now, wanted)) {
+      throw new PinFileError(
+        "PIN_FILE_CONFLICT",
+        `pin file ${pins}: section ${JSON.stringify(target.section)} changed on disk since this run read it (another writer approved, re-approved or pruned tools there); nothing was written for it: run airlock pin again to review against the new pins`,
+      );
+    }
+    return withThisSection(current);
+  };
   try {
-    // Under the pin file's lock: this run's section goes into the file as it is now, so
-    // another run's sections are kept; if this section itself moved since the review
-    // read it, nothing is written (the review would be of the wrong pins).
-    const update = await updatePinFileFrom(
-      options.pins,
-      (current) => {
-        const now =
-          current !== null && Object.hasOwn(current.servers, target.section)
-            ? current.servers[target.section]
-            : undefined;
-        if (!sameSection(now, base) && !sameSection(now, wanted)) {
-          throw new PinFileError(
-            "PIN_FILE_CONFLICT",
-            `pin file ${options.pins}: section ${JSON.stringify(target.section)} changed on disk since this run read it (another writer approved, re-approved or pruned tools there); nothing was written for it: run airlock pin again to review against the new pins`,
-          );
-        }
-        return withThisSection(current);
-      },
-      {},
-      known,
-    );
-    result.written = update.written;
-    return { result, read: update.read };
+    const written = await updatePinFileFrom(pins, update, {}, known);
+    return { result: { ...result, written: written.written }, read: written.read };
   } catch (err) {
     const code = err instanceof AirlockError ? err.code : undefined;
     return { result: { ...result, error: (err as Error).message, ...(code ? { code } : {}) } };
