@@ -135,65 +135,74 @@ describe("two `airlock pin --yes` on one pin file", () => {
     }
   }, 240_000);
 
-  it("a run whose section was changed by another run meanwhile refuses with PIN_FILE_CONFLICT and writes nothing", async () => {
-    const pins = join(dir, "conflict.pins.json");
-    expect(
-      (
-        await airlock(
-          "pin",
-          "--yes",
-          "--pins",
-          pins,
-          "--server",
-          "s",
-          "--from",
-          listing("empty.json"),
-        )
-      ).code,
-    ).toBe(0);
-    const gate = join(dir, "gate");
-    const slow = start([
-      "pin",
-      "--yes",
-      "--output",
-      "json",
-      "--pins",
-      pins,
-      "--server",
-      "s",
-      "--",
-      process.execPath,
-      ...rugServer("--list-gate", gate),
-    ]);
-    await until(() => waiting("gate") === 1);
-    // Another operator approves a tool into the same section while the first run reviews.
-    expect(
-      (
-        await airlock(
-          "pin",
-          "--yes",
-          "--pins",
-          pins,
-          "--server",
-          "s",
-          "--from",
-          listing("extra.json", "extra"),
-        )
-      ).code,
-    ).toBe(0);
-    const approved = readFileSync(pins, "utf8");
-    writeFileSync(gate, "");
-    const run = await slow.done;
-    expect(run.code).toBe(2);
-    const report = JSON.parse(run.stdout) as {
-      servers: { code?: string; error?: string; written: boolean }[];
-    };
-    expect(report.servers[0]).toMatchObject({ code: "PIN_FILE_CONFLICT", written: false });
-    expect(report.servers[0]!.error).toContain('section "s" changed on disk');
-    // The other operator's approval is still there, byte for byte.
-    expect(readFileSync(pins, "utf8")).toBe(approved);
-    expect(Object.keys(parsePinFile(approved).servers.s!.tools)).toEqual(["extra"]);
-  }, 120_000);
+  // The other run's change must survive: an approval, or a --prune the first run would undo.
+  it.each([
+    {
+      change: "approves a tool into it",
+      first: [],
+      meanwhile: ["extra"],
+      prune: false,
+      after: ["extra"],
+    },
+    { change: "prunes it", first: ["extra"], meanwhile: [], prune: true, after: [] },
+  ])(
+    "a run whose section another run $change meanwhile refuses with PIN_FILE_CONFLICT and writes nothing",
+    async ({ first, meanwhile, prune, after }) => {
+      const pins = join(dir, "conflict.pins.json");
+      const initial = await airlock(
+        "pin",
+        "--yes",
+        "--pins",
+        pins,
+        "--server",
+        "s",
+        "--from",
+        listing("first.json", ...first),
+      );
+      expect(initial.code).toBe(0);
+      const gate = join(dir, "gate");
+      const slow = start([
+        "pin",
+        "--yes",
+        "--output",
+        "json",
+        "--pins",
+        pins,
+        "--server",
+        "s",
+        "--",
+        process.execPath,
+        ...rugServer("--list-gate", gate),
+      ]);
+      await until(() => waiting("gate") === 1);
+      // Another operator changes the same section while the first run reviews it.
+      const other = await airlock(
+        "pin",
+        "--yes",
+        ...(prune ? ["--prune"] : []),
+        "--pins",
+        pins,
+        "--server",
+        "s",
+        "--from",
+        listing("meanwhile.json", ...meanwhile),
+      );
+      expect(other.code).toBe(0);
+      const changed = readFileSync(pins, "utf8");
+      writeFileSync(gate, "");
+      const run = await slow.done;
+      expect(run.code).toBe(2);
+      const report = JSON.parse(run.stdout) as {
+        servers: { code?: string; error?: string; written: boolean }[];
+      };
+      expect(report.servers[0]).toMatchObject({ code: "PIN_FILE_CONFLICT", written: false });
+      expect(report.servers[0]!.error).toContain('section "s" changed on disk');
+      // The other operator's change is still there, byte for byte.
+      expect(readFileSync(pins, "utf8")).toBe(changed);
+      expect(Object.keys(parsePinFile(changed).servers.s!.tools)).toEqual(after);
+    },
+    120_000,
+  );
 
   it("two runs that approve the same new section both succeed: the second finds its change on disk", async () => {
     const pins = join(dir, "same.pins.json");
