@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { canonicalDigest } from "../../src/canonical/index.js";
 import {
   DEFAULT_PIN_FILE,
@@ -204,6 +204,7 @@ describe("pin files", () => {
 
   it("writes atomically and reads back; a missing file is PIN_FILE_UNREADABLE", async () => {
     const dir = mkdtempSync(join(tmpdir(), "airlock-pins-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const path = join(dir, DEFAULT_PIN_FILE);
     await expect(readPinFile(path)).rejects.toMatchObject({ code: "PIN_FILE_UNREADABLE" });
     const file = pinFileFromGuard(guardWith(add, mul), { server: "calc" });

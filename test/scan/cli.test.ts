@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { main } from "../../src/cli/program.js";
 
 afterEach(() => {
@@ -49,6 +49,7 @@ function run(
 }
 
 const dir = mkdtempSync(join(tmpdir(), "airlock-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name: string, value: unknown) => {
   const path = join(dir, name);
   writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value));

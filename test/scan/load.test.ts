@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   extractToolDefs,
   loadToolDefs,
@@ -18,8 +18,14 @@ const tool = (name: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 function tempDir(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), "airlock-scan-"));
+  made.push(dir);
   for (const [name, text] of Object.entries(files)) {
     const path = join(dir, name);
     mkdirSync(join(path, ".."), { recursive: true });
