@@ -79,7 +79,7 @@ export async function run(): Promise<string> {
     // scanTools' own rules without the SCAN002 detector: the framework's share.
     framework: () => {
       const compiled = compilePolicy(PERMISSIVE_POLICY);
-      const names = nameFindings(set.tools, () => false);
+      const names = nameFindings(set.tools, (i) => String(i));
       set.tools.forEach((t, i) => {
         const d = t.definition;
         const p = inferCapabilities(d, { annotationsMayNarrow: true });
