@@ -98,9 +98,9 @@ export function pinnedFieldTexts(
 }
 
 /**
- * The pinned fields of an approved definition as JSON data, deep-frozen (plain objects:
- * read their members with `Object.hasOwn`): what a pin keeps of the definition it approved. Fields absent (or
- * `undefined`) in the definition are absent here.
+ * The pinned fields of an approved definition as JSON data, deep-frozen: what a pin keeps
+ * of the definition it approved. Objects are plain (read members with `Object.hasOwn`);
+ * fields absent (or `undefined`) in the definition are absent here.
  */
 export type ApprovedFields = Readonly<{ name: string } & Partial<Record<PinnedField, unknown>>>;
 

@@ -89,7 +89,8 @@ export class ToolDefinitionPinGuard {
 
   /**
    * Pin a definition with version 2 (or re-pin it: the one way to accept a rotation) and
-   * return its digest. Keeps a private copy of the approved fields so drift can name them.
+   * return its digest. Keeps one private, deep-frozen copy of the approved fields, read in
+   * the same pass as the digest: `check` compares with it, and a drift names fields from it.
    */
   approve(definition: unknown): string {
     const { texts, approved } = readApprovedFields(plainDefinition(definition), 2);
@@ -116,13 +117,13 @@ export class ToolDefinitionPinGuard {
     }
     let approved: ApprovedFields | null = null;
     if (options.definition !== undefined) {
-      const plain = plainDefinition(options.definition);
-      if (readToolName(plain) !== name) {
+      // One read of the stored definition: the name checked is the one the copy holds.
+      const read = readApprovedFields(plainDefinition(options.definition), pinVersion);
+      if (read.texts.name !== name) {
         throw new InvalidPinError(
           `pin for ${JSON.stringify(name)}: the stored definition has another name`,
         );
       }
-      const read = readApprovedFields(plain, pinVersion);
       if (!sameDigest(digestOfTexts(read.texts), digest)) {
         throw new InvalidPinError(
           `pin for ${JSON.stringify(name)}: the stored definition does not hash to the stored digest`,
@@ -156,7 +157,7 @@ export class ToolDefinitionPinGuard {
   /** A copy of the approved definition's pinned fields, when the pin holds one. */
   approvedDefinition(name: string): ToolDefinition | undefined {
     const approved = this.#pins.get(name)?.approved;
-    // A fresh plain copy each time (the pin's own is frozen and has no prototypes).
+    // A fresh, unfrozen copy each time: the pin's own never leaves the guard.
     return approved ? (JSON.parse(JSON.stringify(approved)) as ToolDefinition) : undefined;
   }
 
