@@ -99,7 +99,7 @@ export async function run(): Promise<string> {
   const best: Record<string, { min: number; medians: number[] }> = {};
   for (let pass = 0; pass < 5; pass++) {
     for (const [name, fn] of Object.entries(ops)) {
-      const m = measure(fn, { rounds: 9, roundMs: 25 });
+      const m = measure(fn, { rounds: 9, roundMs: 25, clock: "cpu" });
       best[name] ??= { min: Number.POSITIVE_INFINITY, medians: [] };
       const b = best[name];
       b.min = Math.min(b.min, m.min);
@@ -119,7 +119,7 @@ export async function run(): Promise<string> {
   ];
   out.push(
     `In process, the ${n} tools of the ${files.length} real servers (../shared/corpus/real-servers), per tool. ` +
-      "The baseline is `JSON.parse` of the same files in the same run; ratios use the fastest round of 5 interleaved passes.",
+      "The baseline is `JSON.parse` of the same files in the same run; times are the process's CPU time (time spent waiting for a shared core is not counted), and ratios use the fastest round of 5 interleaved passes.",
     "",
     table(
       ["operation", "per tool (fastest)", "per tool (median)", "× JSON.parse"],
@@ -249,10 +249,11 @@ export async function run(): Promise<string> {
   // Hostile input.
   const depth = 100_000;
   const deep = `{"name":"get_deep","inputSchema":{"type":"object","additionalProperties":false,"properties":{"p":${'{"type":"array","items":'.repeat(depth)}{"type":"string"}${"}".repeat(depth)}}}}`;
-  const deepParse = measure(() => JSON.parse(deep), { rounds: 7, roundMs: 100 });
+  const deepParse = measure(() => JSON.parse(deep), { rounds: 7, roundMs: 100, clock: "cpu" });
   const deepScan = measure(() => scanTools(parseToolDefs(deep, "deep.json"), PERMISSIVE_POLICY), {
     rounds: 7,
     roundMs: 100,
+    clock: "cpu",
   });
   const report = scanTools(parseToolDefs(deep, "deep.json"), PERMISSIVE_POLICY);
   const codes = [...new Set(report.results[0]?.findings.map((f) => f.code))].join(", ");
@@ -275,16 +276,16 @@ export async function run(): Promise<string> {
   out.push(
     "",
     "Hostile input: one tool whose schema nests 100,000 levels (`items` in `items`, " +
-      `${(deep.length / 1e6).toFixed(1)} MB), parsed and scanned in the same run.`,
+      `${(deep.length / 1e6).toFixed(1)} MB), parsed and scanned in the same run (CPU time, fastest of 7 rounds each).`,
     "",
     table(
       ["operation", "time", "× JSON.parse", "outcome"],
       [
-        ["JSON.parse (baseline)", formatNs(deepParse.median), formatRatio(1), "parsed"],
+        ["JSON.parse (baseline)", formatNs(deepParse.min), formatRatio(1), "parsed"],
         [
           "parse + scanTools",
-          formatNs(deepScan.median),
-          formatRatio(deepScan.median / deepParse.median),
+          formatNs(deepScan.min),
+          formatRatio(deepScan.min / deepParse.min),
           `findings ${codes}; exit code ${report.exitCode}${cliExit === null ? "" : `; CLI exit code ${cliExit}`}`,
         ],
       ],
@@ -315,22 +316,25 @@ export async function run(): Promise<string> {
 function sameNameRows(files: readonly string[]): string[] {
   const first = JSON.parse(readFileSync(files[0]!, "utf8")) as { tools: unknown[] };
   const tool = first.tools[0];
-  const sizes = [1_000, 4_000];
+  // Past a few thousand copies the listing outgrows V8's young generation; both sizes do, so
+  // the comparison is not between a heap that fits and one that does not.
+  const sizes = [2_000, 8_000];
   const rows = sizes.map((n) => {
     const text = JSON.stringify({ tools: Array.from({ length: n }, () => tool) });
-    const parse = measure(() => JSON.parse(text), { rounds: 7, roundMs: 100 });
+    const parse = measure(() => JSON.parse(text), { rounds: 7, roundMs: 100, clock: "cpu" });
     const scan = measure(() => scanTools(parseToolDefs(text, "copies.json"), PERMISSIVE_POLICY), {
       rounds: 7,
       roundMs: 100,
+      clock: "cpu",
     });
     const report = scanTools(parseToolDefs(text, "copies.json"), PERMISSIVE_POLICY);
     const findings = report.results.reduce((sum, r) => sum + r.findings.length, 0);
     const json = formatJson(report).length;
-    return { n, text: text.length, parse: parse.median, scan: scan.median, findings, json };
+    return { n, text: text.length, parse: parse.min, scan: scan.min, findings, json };
   });
   const [small, large] = rows as [(typeof rows)[0], (typeof rows)[0]];
   return [
-    `Hostile input: the first real tool (\`${basename(files[0]!)}\`) listed ${small.n.toLocaleString("en")} and ${large.n.toLocaleString("en")} times in one listing, parsed and scanned in the same run. A linear scan takes about 4x as long and writes about 4x as much at 4x the copies.`,
+    `Hostile input: the first real tool (\`${basename(files[0]!)}\`) listed ${small.n.toLocaleString("en")} and ${large.n.toLocaleString("en")} times in one listing, parsed and scanned in the same run (CPU time, fastest of 7 rounds each). Findings and the report grow exactly with the copies; the time per copy is not constant on this shared machine (a larger heap costs more garbage collection per copy, and runs vary), so the work itself is counted at N and 4N, not timed, in test/scan/growth.test.ts. Before SCAN012 counted a group once per tool, 1,000 copies gave a million findings and a 245 MB report.`,
     "",
     table(
       [
@@ -338,6 +342,7 @@ function sameNameRows(files: readonly string[]): string[] {
         "listing",
         "JSON.parse",
         "parse + scanTools",
+        "per copy",
         "× JSON.parse",
         "findings",
         "JSON report",
@@ -347,6 +352,7 @@ function sameNameRows(files: readonly string[]): string[] {
         `${(r.text / 1e6).toFixed(2)} MB`,
         formatNs(r.parse),
         formatNs(r.scan),
+        formatNs(r.scan / r.n),
         formatRatio(r.scan / r.parse),
         r.findings.toLocaleString("en"),
         `${(r.json / 1e6).toFixed(2)} MB`,
