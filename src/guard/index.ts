@@ -58,6 +58,15 @@ export * from "./local-verifier.js";
 export { pinToolDefinitions, type ToolPins } from "./pin-definitions.js";
 export * from "./registry/file.js";
 export * from "./registry/memory.js";
+export { openPostgresRegistry, PostgresRegistry } from "./registry/postgres.js";
+export {
+  DEFAULT_POSTGRES_CONNECT_TIMEOUT_MS,
+  DEFAULT_POSTGRES_POOL_SIZE,
+  DEFAULT_POSTGRES_QUERY_TIMEOUT_MS,
+  type PostgresConnectionOptions,
+  type PostgresRegistryOptions,
+  type PostgresTlsOptions,
+} from "./registry/postgres-options.js";
 export {
   DEFAULT_MAX_CHAINS_PER_AGENT,
   type DelegationRegistry,
