@@ -39,12 +39,19 @@ export * from "./did/keys.js";
 export * from "./did/resolver.js";
 export * from "./didis-client.js";
 export type { DidisErrorLogger } from "./didis-http.js";
+export {
+  type RunningDidisServer,
+  type StartDidisServerOptions,
+  startDidisServer,
+} from "./didis-listener.js";
+export type { DidisRequestLog, DidisRequestLogger } from "./didis-request-log.js";
 export * from "./didis-server.js";
 export {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_SHUTDOWN_TIMEOUT_MS,
   type DidisServerLimits,
 } from "./didis-server-limits.js";
 export * from "./didis-verifier.js";
