@@ -137,6 +137,9 @@ async function shutDown(
   server.closeIdleConnections();
   await drain.settled(limits.shutdownTimeoutMs);
   server.closeAllConnections();
+  // The cut requests end on the next turns of the event loop: let them, so that none is
+  // still using the registry when it closes.
+  await drain.settled(1000);
   await closed;
   await options.registry.close();
 }
