@@ -20,6 +20,9 @@ export const CONCEPTS = {
   PERMISSION: "a licence given to the reader: may, can, go ahead, feel free, just do it",
   NEGATION: "a negator before the act it negates: not, never, no, without, don't",
   NEGATION_AFTER: "a negator after the act it negates (German nicht, Japanese ない forms)",
+  SEQUENCE: "a word after which a bare verb is an order: then, first, afterwards, and, just",
+  IMPERATIVE_MARK:
+    "an ending that makes the verb before it an order: してください, 하세요, करें, -in",
   // Acts the text may ask for.
   TELL: "telling or showing the user something: tell, mention, inform, report, reveal",
   DONT_TELL: "a negated telling written as one form: no se lo digas, söyleme, 不要告诉",

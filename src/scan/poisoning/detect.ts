@@ -17,6 +17,7 @@ import { LiteralsIn } from "./literal-gate.js";
 import { detectManipulation } from "./manipulation.js";
 import { asItsOwnForm, type NormalizedText, normalizeText, originalSpan } from "./normalize.js";
 import { detectOverride } from "./override.js";
+import { dropExplainedPhraseHits } from "./phrase-context.js";
 import { detectShadowing, detectTampering, ownNameSkipCount } from "./shadowing.js";
 import { detectSideEffects } from "./side-effects.js";
 import { detectConcepts, NO_TOOL, type ToolContext } from "./engine/run.js";
@@ -112,6 +113,7 @@ function collect(
     // Phrase patterns are lower case and run on the lower-case twin (case-fold.ts); the
     // banner check and tool names quoted in a finding read the text's own case.
     const lower = foldCase(t);
+    const before = normalized.length;
     detectOverride(lower, t, normalized, literals);
     detectConcealment(lower, normalized, literals);
     detectExfiltration(lower, normalized, literals);
@@ -121,6 +123,7 @@ function collect(
     detectSideEffects(lower, normalized, literals);
     detectCommands(lower, normalized, literals);
     detectManipulation(lower, normalized, literals);
+    dropExplainedPhraseHits(t, site, reading.tool, normalized, before);
   }
   // Matching form unchanged means printable ASCII with single spaces and line feeds:
   // nothing invisible or control to look for.

@@ -133,6 +133,16 @@ const MAX_SENTENCE = 2000;
 /** A sentence that reads this poorly as it stands is worth reading another way. */
 const UNREADABLE_SHARE = 0.3;
 
+/** Fewest words a sentence needs before reading it another way means anything ("png, svg, or gif" is not ROT13). */
+const MIN_HIDDEN_WORDS = 6;
+/** How much better a sentence must read once decoded. */
+const BETTER_BY = 0.35;
+
+function readsMuchBetter(decoded: string, ownShare: number): boolean {
+  const { words, share } = knownWordShare(decoded);
+  return words >= MIN_HIDDEN_WORDS && share >= 0.55 && share - ownShare >= BETTER_BY;
+}
+
 function decodeSentences(text: string, out: Decoded[]): void {
   let tried = 0;
   for (const m of text.matchAll(/[^\n.!?]{16,2000}[.!?]?/g)) {
@@ -140,15 +150,15 @@ function decodeSentences(text: string, out: Decoded[]): void {
     const sentence = m[0];
     if (sentence.length > MAX_SENTENCE || !/[A-Za-z]{3}/.test(sentence)) continue;
     const own = knownWordShare(sentence);
-    if (own.words < 4 || own.share >= UNREADABLE_SHARE) continue;
+    if (own.words < MIN_HIDDEN_WORDS || own.share >= UNREADABLE_SHARE) continue;
     const start = m.index!;
     const rotated = rot13(sentence);
-    if (readsAsLanguage(rotated)) {
+    if (readsMuchBetter(rotated, own.share)) {
       out.push({ start, end: start + sentence.length, text: rotated, encoding: "ROT13" });
       continue;
     }
     const reversed = [...sentence].reverse().join("");
-    if (readsAsLanguage(reversed))
+    if (readsMuchBetter(reversed, own.share))
       out.push({ start, end: start + sentence.length, text: reversed, encoding: "reversed" });
   }
 }
@@ -165,13 +175,23 @@ const LEET: Readonly<Record<string, string>> = {
 };
 const LEET_WORD = /\b(?=[A-Za-z0-9@$]*[A-Za-z])(?=[A-Za-z0-9@$]*[0-9@$])[A-Za-z0-9@$]{4,20}\b/g;
 
+function spellOut(word: string): string {
+  return word.replace(/[0-9@$]/g, (c) => LEET[c] ?? c);
+}
+
+/** `1gn0r3`: digits inside a word that reads as a known word once spelled out (`k8s`, `utf8` do not). */
+function isLeetWord(word: string): boolean {
+  if (!/[a-z][0-9@$][a-z]/i.test(word)) return false;
+  return knownWordShare(spellOut(word)).share === 1;
+}
+
 /** The whole text with leetspeak words spelled out and letter-spaced words joined. */
 function decodeObfuscatedWords(text: string, out: Decoded[]): void {
   let plain = text;
   const encodings: string[] = [];
   const leet = text.match(LEET_WORD);
-  if (leet !== null && leet.filter((w) => /[a-z][0-9@$][a-z]/i.test(w)).length >= 2) {
-    plain = plain.replace(LEET_WORD, (w) => w.replace(/[0-9@$]/g, (c) => LEET[c] ?? c));
+  if (leet !== null && leet.filter(isLeetWord).length >= 2) {
+    plain = plain.replace(LEET_WORD, (w) => (isLeetWord(w) ? spellOut(w) : w));
     encodings.push("leetspeak");
   }
   LETTER_SPACED.lastIndex = 0;
@@ -212,7 +232,12 @@ export function detectEncodedText(
   for (const d of found) {
     total += d.text.length;
     if (total > MAX_DECODED) break;
-    const signals = signalsOf(d.text, site, depth + 1, gate);
+    let signals = signalsOf(d.text, site, depth + 1, gate);
+    // A respelled whole text counts only for what the text did not already say plainly.
+    if (d.start === 0 && d.end === text.length) {
+      const plain = new Set(signalsOf(text, site, depth + 1, gate));
+      signals = signals.filter((s) => !plain.has(s));
+    }
     // Words merely de-obfuscated are judged by what they say, not by being readable.
     const language =
       !d.encoding.startsWith("leet") && !d.encoding.startsWith("letter") && readsAsLanguage(d.text);

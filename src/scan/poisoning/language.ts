@@ -5,7 +5,8 @@
  * any lexicon knows (every language) plus common function words.
  */
 import { foldCase } from "./case-fold.js";
-import { matcher } from "./engine/matcher.js";
+import { matcherFor } from "./engine/matcher.js";
+import { FUNCTION_WORDS as LATIN_FUNCTION_WORDS } from "./lexicon/identify.js";
 
 /** Function words of English that no concept lexicon lists. */
 const FUNCTION_WORDS = new Set(
@@ -18,6 +19,8 @@ const FUNCTION_WORDS = new Set(
     "same new old first last next before again once very too please make sure use using"
   ).split(" "),
 );
+
+const OTHER_FUNCTION_WORDS = new Set(Object.values(LATIN_FUNCTION_WORDS).flat());
 
 /** Fewest words for a text to count as language. */
 const MIN_WORDS = 4;
@@ -35,13 +38,15 @@ const KNOWN_SHARE = 0.45;
  * ```
  */
 export function knownWordShare(text: string): { words: number; share: number } {
-  const exact = matcher().exact;
+  // English words and the function words of every Latin-script language: hidden text is
+  // checked without compiling the other lexicons.
+  const exact = matcherFor("en").exact;
   let words = 0;
   let known = 0;
   for (const m of foldCase(text).matchAll(/\p{L}{2,}/gu)) {
     words++;
     const w = m[0];
-    if (FUNCTION_WORDS.has(w) || exact.has(w)) known++;
+    if (FUNCTION_WORDS.has(w) || exact.has(w) || OTHER_FUNCTION_WORDS.has(w)) known++;
     if (words >= 400) break;
   }
   return { words, share: words === 0 ? 0 : known / words };

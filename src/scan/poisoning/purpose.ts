@@ -24,7 +24,9 @@ const GENERIC = new Set(
     "user users your my the a an api access auth personal secret key account login admin current " +
     "new old client app application service bearer oauth refresh id value token tokens password " +
     "passwords passwd passcode pin cookie cookies session otp pat code credential credentials " +
-    "string input optional required header"
+    "string input optional required header path file dir directory folder type name url uri format " +
+    "mode method kind location source field json yaml require requires enable enabled use has is " +
+    "allow set with without expires expiry ttl length"
   ).split(" "),
 );
 /** Parameter-name words that make it a user's credential. */
@@ -95,6 +97,8 @@ export function detectPurposeMismatch(
   let purposeConcepts: ReadonlySet<number> | undefined;
   const out: InjectionFinding[] = [];
   for (const p of params) {
+    // Only what the tool asks for: output fields are returned, not requested.
+    if (!p.pointer.startsWith("/inputSchema")) continue;
     const nameWords = words(p.name);
     if (nameWords.some((w) => NOT_A_SECRET.has(w))) continue;
     const asked = nameConceptsOf(`${p.name} ${p.description?.split(/[.;\n]/, 1)[0] ?? ""}`);

@@ -18,9 +18,14 @@ const BASE_LETTER: Readonly<Record<string, string>> = {
   đ: "d",
   ł: "l",
   ё: "е",
+  ى: "ي",
+  ة: "ه",
+  ی: "ي",
+  ک: "ك",
+  ـ: "",
 };
 const NEEDS_FOLD = /[\u00c0-\u052f\u0600-\u06ff]/;
-const SPECIAL = /[ıßæœøđłё]/g;
+const SPECIAL = /[ıßæœøđłёىةیکـ]/g;
 
 /**
  * A lower-case token folded for lookup; ASCII tokens come back as they are.

@@ -1,22 +1,54 @@
 /**
- * The matcher compiled once from LEXICONS, when the detector is first used (importing
- * the scan module does not pay for it).
+ * The matchers, one per language, each compiled from its lexicon the first time a
+ * sentence of that language is read: a listing in English never pays for the other
+ * twelve, and importing the scan module pays for none.
  */
+import { CONCEPT_LIST } from "../concepts.js";
 import { LEXICONS } from "../lexicon/index.js";
+import type { Lexicon } from "../lexicon/types.js";
 import { compileLexicons, type Matcher } from "./compile.js";
+import { BORROWED } from "./language.js";
 
-let compiled: Matcher | undefined;
+const compiled = new Map<string, Matcher>();
+let borrowed: Matcher | undefined;
 
 /**
- * The shared matcher.
+ * The matcher of `language` (an ISO 639-1 code LEXICONS lists), or English for any other.
  *
  * @example
  * ```ts
- * import { matcher } from "./matcher.js";
- * console.log(matcher().exact.size > 0); // true
+ * import { matcherFor } from "./matcher.js";
+ * console.log(matcherFor("en").exact.has("password")); // true
  * ```
  */
-export function matcher(): Matcher {
-  compiled ??= compileLexicons(LEXICONS);
-  return compiled;
+export function matcherFor(language: string): Matcher {
+  const known = compiled.get(language);
+  if (known !== undefined) return known;
+  const entry = LEXICONS.find((l) => l.language === language) ?? LEXICONS[0]!;
+  const matcher = compileLexicons([entry]);
+  compiled.set(language, matcher);
+  return matcher;
+}
+
+/**
+ * English phrases of the borrowed technical nouns (API key, system prompt), read in
+ * sentences of every other language.
+ *
+ * @example
+ * ```ts
+ * import { borrowedMatcher } from "./matcher.js";
+ * console.log(borrowedMatcher().exact.has("password")); // true
+ * ```
+ */
+export function borrowedMatcher(): Matcher {
+  if (borrowed !== undefined) return borrowed;
+  const english = LEXICONS[0]!;
+  const lexicon = Object.fromEntries(
+    Object.entries(english.lexicon).map(([tag, phrases]) => [
+      tag,
+      BORROWED.has(CONCEPT_LIST.indexOf(tag as never)) ? phrases : [],
+    ]),
+  ) as unknown as Lexicon;
+  borrowed = compileLexicons([{ language: "en", lexicon }]);
+  return borrowed;
 }

@@ -8,7 +8,6 @@ import { COMPILED_SIGNALS } from "../signals/index.js";
 import type { RawHit } from "../types.js";
 import { foldToken } from "./fold.js";
 import { conceptLabel, type JudgeContext, judgeRule, type TextKind } from "./judge.js";
-import { matcher } from "./matcher.js";
 import { type Mention, type TagContext, tagText } from "./tag.js";
 
 const PARAM_REF = CONCEPT_ID.PARAM_REF;
@@ -81,7 +80,9 @@ export function purposeWords(name: string, description: string): ReadonlySet<str
  * ```
  */
 export function nameConceptsOf(name: string): ReadonlySet<number> {
-  const tagged = tagText(foldCase(name), name, matcher(), NO_TOOL);
+  // A name is read as words: its parts are what it does, not an identifier to skip.
+  const spaced = name.replace(/[_\-.]+/g, " ");
+  const tagged = tagText(foldCase(spaced), spaced, NO_TOOL);
   return new Set(tagged.mentions.map((m) => m.concept));
 }
 
@@ -107,7 +108,11 @@ export function detectConcepts(
   lower: string = foldCase(text),
   param?: string,
 ): boolean {
-  const tagged = tagText(lower, text, matcher(), tool);
+  const tagged = tagText(
+    lower,
+    text,
+    kind === "description" ? { ...tool, describesTool: true } : tool,
+  );
   if (tagged.mentions.length === 0) return false;
   const dependent =
     tool.nameConcepts.size > 0 ||

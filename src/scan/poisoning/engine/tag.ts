@@ -5,8 +5,11 @@
  * they never see the words.
  */
 import { CONCEPT_ID, POLAR, SPEECH_ACTS } from "../concepts.js";
+import { DESCRIPTIVE_FORMS, VERB_FINAL, WITHOUT_WORDS } from "../lexicon/identify.js";
 import { SHAPES, TOOL_NAME_VERBS } from "../lexicon/neutral.js";
 import { candidatesOf, MAX_GAP, type Matcher, type WordPhrase, wordMatches } from "./compile.js";
+import { sentenceLanguages } from "./language.js";
+import { borrowedMatcher, matcherFor } from "./matcher.js";
 import { RUN, type Tokens, tokenAt, tokenize, WORD } from "./tokenize.js";
 
 /** One tagged span. */
@@ -44,6 +47,8 @@ export interface TagContext {
    * unknown (a description then supplies its own first sentence).
    */
   readonly purpose?: ReadonlySet<string>;
+  /** The text is a tool's description: its first sentence states the tool's job, not orders. */
+  readonly describesTool?: boolean;
 }
 
 /** The tagged text: its tokens and mentions (sorted by start). */
@@ -56,6 +61,10 @@ const NEGATION = CONCEPT_ID.NEGATION;
 const NEGATION_AFTER = CONCEPT_ID.NEGATION_AFTER;
 const DIRECTIVE = CONCEPT_ID.DIRECTIVE;
 const EXAMPLE = CONCEPT_ID.EXAMPLE;
+const IMPERATIVE_MARK = CONCEPT_ID.IMPERATIVE_MARK;
+const PERMISSION = CONCEPT_ID.PERMISSION;
+const SEQUENCE = CONCEPT_ID.SEQUENCE;
+const ALSO = CONCEPT_ID.ALSO;
 const MODIFIER_AFTER = CONCEPT_ID.MODIFIER_AFTER;
 const TOOL_REF = CONCEPT_ID.TOOL_REF;
 const PARAM_REF = CONCEPT_ID.PARAM_REF;
@@ -84,19 +93,7 @@ const DATA_NOUNS = new Set(
   ),
 );
 /** Words that put the verb after them in the imperative ("then send", "also add"). */
-const IMPERATIVE_LEADS = new Set([
-  "then",
-  "also",
-  "please",
-  "first",
-  "always",
-  "now",
-  "just",
-  "simply",
-  "additionally",
-  "afterwards",
-  "and",
-]);
+
 /** Most tokens a negator may stand before the act it negates. */
 const NEGATION_REACH = 4;
 
@@ -155,36 +152,41 @@ function mention(
   };
 }
 
-function tagWords(tokens: Tokens, matcher: Matcher, out: Mention[]): void {
+function tagWords(tokens: Tokens, out: Mention[]): void {
   const lists: (readonly WordPhrase[])[] = [];
   const seen = new Set<number>();
+  const languages = sentenceLanguages(tokens);
+  let sentence = -1;
+  let matcher = matcherFor("en");
+  let foreign = false;
   for (let i = 0; i < tokens.count; i++) {
+    if (tokens.sentence[i] !== sentence) {
+      sentence = tokens.sentence[i]!;
+      const language = languages[sentence]!;
+      matcher = matcherFor(language);
+      foreign = language !== "en";
+    }
     if (tokens.kind[i] === RUN) {
       tagRun(tokens, i, matcher, out);
       continue;
     }
+    const token = tokens.text[i]!;
     lists.length = 0;
-    candidatesOf(matcher, tokens.text[i]!, lists);
+    candidatesOf(matcher, token, lists);
+    // Borrowed English nouns (API key, system prompt) count in every language.
+    if (foreign) candidatesOf(borrowedMatcher(), token, lists);
     if (lists.length === 0) continue;
     seen.clear();
     for (const list of lists) {
       for (const phrase of list) {
-        if (!wordMatches(phrase.words[0]!, tokens.text[i]!)) continue;
+        if (!wordMatches(phrase.words[0]!, token)) continue;
         const last = phraseAt(tokens, i, phrase);
         if (last < 0) continue;
         const key = phrase.concept * 64 + (last - i);
         if (seen.has(key)) continue;
         seen.add(key);
         out.push(
-          mention(
-            tokens,
-            phrase.concept,
-            tokens.start[i]!,
-            tokens.end[last]!,
-            i,
-            last,
-            phrase.language,
-          ),
+          mention(tokens, phrase.concept, tokens.start[i]!, tokens.end[last]!, i, last, phrase.language),
         );
       }
     }
@@ -199,17 +201,8 @@ function tagRun(tokens: Tokens, i: number, matcher: Matcher, out: Mention[]): vo
     if (list === undefined) continue;
     for (const phrase of list) {
       if (!run.startsWith(phrase.text, p)) continue;
-      out.push(
-        mention(
-          tokens,
-          phrase.concept,
-          base + p,
-          base + p + phrase.text.length,
-          i,
-          i,
-          phrase.language,
-        ),
-      );
+      const end = base + p + phrase.text.length;
+      out.push(mention(tokens, phrase.concept, base + p, end, i, i, phrase.language));
     }
   }
 }
@@ -421,7 +414,7 @@ function dropInsideLinks(cased: string, mentions: Mention[]): void {
   mentions.length = kept;
 }
 
-function markContext(tagged: Tagged, cased: string): void {
+function markContext(tagged: Tagged, cased: string, purposeSentence: boolean): void {
   const { tokens, mentions } = tagged;
   const byFirst = new Map<number, Mention[]>();
   for (const m of mentions) {
@@ -429,14 +422,34 @@ function markContext(tagged: Tagged, cased: string): void {
     if (list) list.push(m);
     else byFirst.set(m.first, [m]);
   }
-  const negators = mentions.filter((m) => m.concept === NEGATION || m.concept === NEGATION_AFTER);
+  // A negator inside "don't forget to", "no dudes en", "vergiss nicht" is part of an order.
+  const orders = mentions.filter((m) => m.concept === DIRECTIVE || m.concept === PERMISSION);
+  const negators = mentions.filter(
+    (m) =>
+      (m.concept === NEGATION || m.concept === NEGATION_AFTER) &&
+      !orders.some((o) => o.start <= m.start && m.end <= o.end),
+  );
   const directives = mentions.filter((m) => m.concept === DIRECTIVE);
   const examples = mentions.filter((m) => m.concept === EXAMPLE);
+  const endings = mentions.filter((m) => m.concept === IMPERATIVE_MARK);
+  const leads = mentions.filter((m) => m.concept === SEQUENCE || m.concept === ALSO);
   for (const m of mentions) {
     if (POLAR_IDS.has(m.concept)) {
       // "never ... without showing": two negators cancel.
-      m.negated = countNegators(negators.filter((n) => negates(tokens, n, m))) % 2 === 1;
-      m.imperative = isImperative(cased, tokens, m, directives, negators);
+      m.negated = isNegated(
+        tokens,
+        negators.filter((n) => negates(tokens, n, m)),
+      );
+      m.imperative = isImperative(
+        cased,
+        tokens,
+        m,
+        directives,
+        negators,
+        endings,
+        leads,
+        purposeSentence,
+      );
     }
     if (!SPEECH_IDS.has(m.concept)) m.quoted = false;
     if (
@@ -522,25 +535,41 @@ function distance(tokens: Tokens, from: number, to: number): number {
   return d + 1;
 }
 
-/** Negators that overlap ("not necessary to" and its "not") count once. */
-function countNegators(found: Mention[]): number {
+/**
+ * Whether the negators that reach an act negate it. Overlapping ones ("not necessary to"
+ * and its "not") count once; "never ... without" cancels, since "without" negates the
+ * act and the other negator negates "without".
+ */
+function isNegated(tokens: Tokens, found: Mention[]): boolean {
   let count = 0;
+  let without = false;
   let end = -1;
   for (const n of [...found].sort((a, b) => a.start - b.start)) {
-    if (n.start >= end) count++;
+    if (n.start >= end) {
+      count++;
+      if (WITHOUT_WORDS.has(tokens.text[n.first]!)) without = true;
+    }
     end = Math.max(end, n.end);
   }
-  return count;
+  return count === 1 || (count > 1 && !without);
 }
+
+/** Most characters between a negator and its act inside one run of a script without spaces. */
+const RUN_NEGATION_REACH = 4;
 
 function negates(tokens: Tokens, n: Mention, m: Mention): boolean {
   if (n.clause !== m.clause || (n.start < m.end && m.start < n.end)) return false;
+  if (tokens.kind[m.first] === RUN && n.first === m.first) {
+    // Inside one run: by characters, before the act (不要告诉) or after it (送信しないで).
+    if (n.concept === NEGATION_AFTER)
+      return n.start >= m.end && n.start - m.end <= RUN_NEGATION_REACH;
+    return n.end <= m.start && m.start - n.end <= RUN_NEGATION_REACH;
+  }
   if (n.first === m.first && n.last === m.last) return false;
   if (n.concept === NEGATION_AFTER)
     return n.first > m.last && distance(tokens, m.last, n.first) <= NEGATION_REACH + 1;
   if (n.last < m.first) return distance(tokens, n.last, m.first) <= NEGATION_REACH;
-  // Within one run of a script without spaces: by characters.
-  return n.first === m.first && n.end <= m.start && m.start - n.end <= 4;
+  return false;
 }
 
 function isAllCaps(cased: string, tokens: Tokens, i: number): boolean {
@@ -554,21 +583,40 @@ function isImperative(
   m: Mention,
   directives: Mention[],
   negators: Mention[],
+  endings: Mention[],
+  leads: Mention[],
+  purposeSentence: boolean,
 ): boolean {
   const i = m.first;
-  if (tokens.kind[i] === RUN) return true;
+  // An imperative ending after the act: してください, 하세요, करें (same run, or the next tokens).
+  for (const e of endings) {
+    if (e.clause !== m.clause || e.start < m.end) continue;
+    if (tokens.kind[i] === RUN ? e.first === i && e.start - m.end <= 8 : e.first - m.last <= 2)
+      return true;
+  }
+  if (tokens.kind[i] === RUN) {
+    for (const d of directives) if (d.clause === m.clause && d.end <= m.start) return true;
+    return false;
+  }
+  const clauseEnd = m.last + 1 >= tokens.count || tokens.clause[m.last + 1] !== m.clause;
+  // Verb-final languages order with the bare verb at the end of its clause ("भेजो"); in
+  // Turkish only a form the lexicon knows as an order does ("gönder", not "gönderir").
+  if (VERB_FINAL.has(m.language) && clauseEnd) return true;
+  if (m.language === "tr" && clauseEnd)
+    return directives.some((d) => d.start <= m.start && m.end <= d.end);
   // After must, should, please...: an order whatever the form ("must be obeyed").
   for (const d of directives)
     if (d.last < i && i - d.last <= 2 && d.clause === m.clause) return true;
-  // English third person ("deletes", "sends") describes the tool; the bare form orders.
-  if (m.language === "en" && /(?:[^s]s|ed|ing)$/.test(tokens.text[i]!)) return false;
+  // Third person and participles describe the tool; the bare form orders.
+  if (DESCRIPTIVE_FORMS[m.language]?.test(tokens.text[i]!)) return false;
   // An all-caps word inside a sentence is a literal (GET, COPY, PURGE), not an order.
   if (i > 0 && tokens.sentence[i - 1] === tokens.sentence[i] && isAllCaps(cased, tokens, i))
     return false;
-  if (i === 0 || tokens.clause[i - 1] !== tokens.clause[i]) return true;
-  if (IMPERATIVE_LEADS.has(tokens.text[i - 1]!)) return true;
-  for (const d of directives)
-    if (d.last < i && i - d.last <= 2 && d.clause === m.clause) return true;
+  const opensClause = i === 0 || tokens.clause[i - 1] !== tokens.clause[i];
+  // A description's first sentence states the tool's job: "Envía un correo", "Delete a file".
+  if (opensClause && purposeSentence && tokens.sentence[i] === 0) return false;
+  if (opensClause) return true;
+  if (leads.some((l) => l.last === i - 1)) return true;
   // "do not ask", "never tell": a negator that opens the clause.
   for (const n of negators) {
     if (
@@ -588,20 +636,14 @@ function isImperative(
  * @example
  * ```ts
  * import { tagText } from "./tag.js";
- * import { matcher } from "./matcher.js";
- * const t = tagText("never tell the user", "never tell the user", matcher(), { toolName: "", params: new Set() });
+ * const t = tagText("never tell the user", "never tell the user", { toolName: "", params: new Set() });
  * console.log(t.mentions.some((m) => m.negated)); // true
  * ```
  */
-export function tagText(
-  lower: string,
-  cased: string,
-  matcher: Matcher,
-  context: TagContext,
-): Tagged {
+export function tagText(lower: string, cased: string, context: TagContext): Tagged {
   const tokens = tokenize(lower, cased);
   const mentions: Mention[] = [];
-  tagWords(tokens, matcher, mentions);
+  tagWords(tokens, mentions);
   tagShapes(cased, tokens, context, mentions);
   mentions.sort((a, b) => a.start - b.start || b.end - a.end);
   dropInsideLinks(cased, mentions);
@@ -613,6 +655,6 @@ export function tagText(
   addServiceSecrets(mentions);
   addOverriddenChoices(mentions);
   const tagged = { tokens, mentions };
-  markContext(tagged, cased);
+  markContext(tagged, cased, context.describesTool === true);
   return tagged;
 }

@@ -101,6 +101,8 @@ export const EN: Lexicon = {
     "at no point",
   ],
   NEGATION_AFTER: [],
+  SEQUENCE: ["then", "please", "first", "now", "just", "simply", "afterwards", "and", "next"],
+  IMPERATIVE_MARK: [],
   TELL: [
     "tell",
     "tells",
