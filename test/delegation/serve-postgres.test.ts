@@ -108,6 +108,15 @@ describePostgres("delegate serve: several instances on one PostgreSQL database",
     const guarded: string[] = [];
     let load = true;
     let sent = 0;
+    // Registrations run through the stop too: each either is stored or says it is not.
+    const fresh = await oneLinkChains(root, 400);
+    const registrations: { id: string; answer: string }[] = [];
+    const registering = (async () => {
+      for (const c of fresh) {
+        if (!load) break;
+        registrations.push({ id: c.chain.at(-1)!, answer: await register(a, c.chain, root.did) });
+      }
+    })();
     const workers = Array.from({ length: 6 }, async (_, w) => {
       while (load && sent < 4000) {
         const c = chains[sent++ % chains.length]!;
@@ -149,7 +158,7 @@ describePostgres("delegate serve: several instances on one PostgreSQL database",
       expect(revoke.stdout + revoke.stderr).not.toMatch(/password/i);
     } finally {
       load = false;
-      await Promise.all(workers);
+      await Promise.all([...workers, registering]);
       await server.start();
     }
     const allowed = new Set(["ALLOW", "HTTP 503 registry-unavailable"]);
@@ -158,6 +167,12 @@ describePostgres("delegate serve: several instances on one PostgreSQL database",
     expect(answers.slice(atStop)).toContain("HTTP 503 registry-unavailable");
     expect(guarded.filter((x) => x !== "ALLOW" && x !== "GUARD_UNAVAILABLE")).toEqual([]);
     expect(guarded).toContain("GUARD_UNAVAILABLE");
+    const registrationAnswers = new Set(registrations.map((r) => r.answer));
+    for (const answer of registrationAnswers) {
+      expect(["registered", "200 DELEGATION_REVOCATION_UNAVAILABLE", "503 undefined"]).toContain(
+        answer,
+      );
+    }
     // Back: both instances become ready again and answer as before, without a restart.
     for (const instance of [a, b]) {
       for (let i = 0; i < 120 && (await status(instance, "/readyz")) !== 200; i++) {
@@ -169,6 +184,13 @@ describePostgres("delegate serve: several instances on one PostgreSQL database",
     expect(await register(b, (await oneLinkChains(root, 1))[0]!.chain, root.did)).toBe(
       "registered",
     );
+    // Every chain the service said it registered is stored.
+    const handle = await openPostgresRegistry(url);
+    const stored = new Set((await handle.list()).map((r) => r.chain.at(-1)));
+    await handle.close();
+    const confirmed = registrations.filter((r) => r.answer === "registered");
+    expect(confirmed.length).toBeGreaterThan(0);
+    for (const r of confirmed) expect(stored.has(r.id)).toBe(true);
     expect(a.alive() && b.alive()).toBe(true);
   });
 });

@@ -44,6 +44,8 @@ interface Queryable {
 }
 interface PoolClient extends Queryable {
   release(destroy?: boolean | Error): void;
+  on(event: "error", listener: (err: Error) => void): unknown;
+  off(event: "error", listener: (err: Error) => void): unknown;
 }
 interface Pool extends Queryable {
   connect(): Promise<PoolClient>;
@@ -235,6 +237,11 @@ export class PostgresRegistry implements DelegationRegistry {
   async #transaction<T>(fn: (db: Queryable) => Promise<T>): Promise<T> {
     this.#assertOpen();
     const client = await this.#pool.connect();
+    // A checked-out connection that the server drops between two statements emits an
+    // error event (the pool listens only while it is idle): unheard, it ends the process.
+    // The next statement fails on its own and is handled below.
+    const ignore = () => {};
+    client.on("error", ignore);
     let failure: unknown;
     try {
       await client.query("BEGIN");
@@ -248,6 +255,7 @@ export class PostgresRegistry implements DelegationRegistry {
     } finally {
       // An error the server sent leaves the connection usable; any other may not.
       const broken = failure !== undefined && !(failure instanceof RegistryError);
+      client.off("error", ignore);
       client.release(broken && (failure as { code?: unknown }).code === undefined);
     }
   }
@@ -276,10 +284,14 @@ async function prepare(pool: Pool, settings: PostgresSettings): Promise<void> {
   } catch (err) {
     throw toRegistryError(err, settings.shown);
   }
+  const ignore = () => {};
+  client.on("error", ignore);
   try {
     await migratePostgres(client, settings.migrate);
+    client.off("error", ignore);
     client.release();
   } catch (err) {
+    client.off("error", ignore);
     client.release(true);
     throw toRegistryError(err, settings.shown);
   }
