@@ -121,9 +121,13 @@ function hasEnding(r: Reading, m: Mention): boolean {
 function afterDirective(r: Reading, m: Mention, i: number): boolean {
   return (
     r.near.find(
-      i - 5,
+      i - LOOK,
       i - 1,
-      (d) => d.concept === DIRECTIVE && d.last < i && i - d.last <= 2 && d.clause === m.clause,
+      (d) =>
+        d.concept === DIRECTIVE &&
+        d.last < i &&
+        distance(r.tokens, d.last, i) <= 2 &&
+        d.clause === m.clause,
     ) !== undefined
   );
 }
@@ -185,12 +189,12 @@ function isImperative(r: Reading, m: Mention): boolean {
 function markActs(r: Reading, mentions: readonly Mention[]): void {
   for (const m of mentions) {
     if (POLAR_IDS.has(m.concept)) {
-      const found = r.near.filter(
-        m.first - LOOK,
-        m.last + LOOK,
-        (n) => r.isNegator(n) && negates(r.tokens, n, m),
-      );
-      m.negated = negatedBy(r.tokens, found);
+      const around = r.near.filter(m.first - LOOK, m.last + LOOK, r.isNegator);
+      // A phrase that holds its own negator ("no longer relevant", "doesn't apply") is read
+      // as written; a negator outside it belongs to another act.
+      const own = around.some((n) => n.start >= m.start && n.end <= m.end);
+      m.negated =
+        !own && negatedBy(r.tokens, around.filter((n) => negates(r.tokens, n, m)));
       m.imperative = isImperative(r, m);
     }
     if (!SPEECH_IDS.has(m.concept)) m.quoted = false;

@@ -141,10 +141,11 @@ function tagShapes(cased: string, tokens: Tokens, context: TagContext, out: Ment
       while (start < m.index + m[0].length && /[\s'"`(/:,<!#*>[\-]/.test(cased[start]!)) start++;
       const end = m.index + m[0].length;
       if (shape.concept === "TOOL_REF") {
+        // Read the match itself (with its backticks) and the words before its opening.
         const read = identifierConcept(
-          cased.slice(start, end),
+          m[0],
           context,
-          cased.slice(Math.max(0, start - 12), start).toLowerCase(),
+          cased.slice(Math.max(0, m.index - 12), m.index).toLowerCase(),
         );
         if (read === undefined) continue;
         concept = read;

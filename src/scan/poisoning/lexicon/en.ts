@@ -1291,7 +1291,6 @@ export const EN: Lexicon = {
     "environment variables",
     "env vars",
     "env var",
-    "environment",
     "connection string",
     "keychain",
     "keystore",
