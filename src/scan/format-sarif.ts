@@ -1,5 +1,11 @@
+/**
+ * The SARIF 2.1.0 output of `scan-tools` for GitHub code scanning: one rule per code, one
+ * result per finding; a toxic flow's result sits on the first tool of its last leg and
+ * relates every tool listed on its legs.
+ */
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { FlowLegTool } from "./flows/types.js";
 import { RULE_CODES, RULES } from "./rules/catalog.js";
 import type { Finding, InputProblem, ScanReport, TargetResult } from "./types.js";
 
@@ -53,8 +59,12 @@ export function toSarif(report: ScanReport, options: SarifOptions = {}): any {
   });
   const root = resolve(options.sourceRoot ?? process.cwd());
   const results = report.results.flatMap((t) => t.findings.map((f) => result(t, f, root, options)));
-  const usesRoot = results.some((r) =>
-    r.locations.some((l) => l.physicalLocation?.artifactLocation.uriBaseId === SOURCE_ROOT),
+  const underRoot = (l: SarifLocation) =>
+    l.physicalLocation?.artifactLocation.uriBaseId === SOURCE_ROOT;
+  const usesRoot = results.some(
+    (r) =>
+      (r.locations as SarifLocation[]).some(underRoot) ||
+      ((r as { relatedLocations?: SarifLocation[] }).relatedLocations ?? []).some(underRoot),
   );
   return {
     $schema: SARIF_SCHEMA,
@@ -100,6 +110,7 @@ export function formatSarif(report: ScanReport, options: SarifOptions = {}): str
 }
 
 function result(t: TargetResult, f: Finding, root: string, options: SarifOptions) {
+  if (f.flow !== undefined) return flowResult(t, f, root, options);
   const qualified = t.server === null ? t.name : `${t.server}/${t.name}`;
   const kind = t.kind === "instructions" ? "module" : "function";
   const physical =
@@ -128,6 +139,78 @@ function result(t: TargetResult, f: Finding, root: string, options: SarifOptions
       ...(f.pointer ? { pointer: f.pointer } : {}),
       ...(f.capability ? { capability: f.capability } : {}),
       ...(f.signal ? { signal: f.signal } : {}),
+    },
+    ...(f.suppressed
+      ? {
+          suppressions: [
+            { kind: "external", status: "accepted", justification: f.suppressed.reason },
+          ],
+        }
+      : {}),
+  };
+}
+
+/** Where a tool is, as a SARIF location: its file and line (when known) and its name. */
+interface SarifLocation {
+  physicalLocation?: {
+    artifactLocation: { uri: string; uriBaseId?: string };
+    region: { startLine: number };
+  };
+  logicalLocations: { name: string; fullyQualifiedName: string; kind: string }[];
+  message?: { text: string };
+}
+
+function toolLocation(
+  tool: FlowLegTool,
+  root: string,
+  options: SarifOptions,
+  message?: string,
+): SarifLocation {
+  const qualified = tool.server === null ? tool.tool : `${tool.server}/${tool.tool}`;
+  const file =
+    tool.source === "memory" || tool.source === "-"
+      ? undefined
+      : {
+          artifactLocation: artifactLocation(tool.source, root),
+          region: { startLine: lineOfName(options.sourceText?.(tool.source), tool.tool) },
+        };
+  return {
+    ...(file ? { physicalLocation: file } : {}),
+    logicalLocations: [{ name: tool.tool, fullyQualifiedName: qualified, kind: "function" }],
+    ...(message === undefined ? {} : { message: { text: message } }),
+  };
+}
+
+/**
+ * A toxic flow: placed on the first tool of its last leg (the sink or the destructive
+ * tool), with every listed tool of every leg as a related location.
+ */
+function flowResult(t: TargetResult, f: Finding, root: string, options: SarifOptions) {
+  const legs = f.flow!.legs;
+  const anchor = legs[legs.length - 1]!.tools[0];
+  let id = 0;
+  const related = legs.flatMap((leg) =>
+    leg.tools.map((tool) => ({
+      id: id++,
+      ...toolLocation(tool, root, options, `${leg.label}: ${tool.evidence}`),
+    })),
+  );
+  return {
+    ruleId: f.code,
+    ruleIndex: RULE_CODES.indexOf(f.code),
+    level: level(f.grade),
+    message: { text: f.message },
+    locations: [
+      anchor === undefined
+        ? { logicalLocations: [{ name: t.name, fullyQualifiedName: t.name, kind: "module" }] }
+        : toolLocation(anchor, root, options),
+    ],
+    relatedLocations: related,
+    partialFingerprints: { toolFinding: `flow|${f.code}|${t.name}` },
+    properties: {
+      grade: f.grade,
+      flow: f.flow!.id,
+      legs: legs.map((l) => ({ label: l.label, count: l.count, accepted: l.accepted })),
     },
     ...(f.suppressed
       ? {
@@ -175,8 +258,15 @@ function directoryUri(path: string): string {
 
 /** 1-based line of the tool's name in its source file (1 when unknown). */
 function lineOf(text: string | undefined, t: TargetResult): number {
+  return lineOfNeedle(text, t.kind === "instructions" ? '"instructions"' : JSON.stringify(t.name));
+}
+
+function lineOfName(text: string | undefined, name: string): number {
+  return lineOfNeedle(text, JSON.stringify(name));
+}
+
+function lineOfNeedle(text: string | undefined, needle: string): number {
   if (text === undefined) return 1;
-  const needle = t.kind === "instructions" ? '"instructions"' : JSON.stringify(t.name);
   const at = text.indexOf(needle);
   if (at < 0) return 1;
   let line = 1;

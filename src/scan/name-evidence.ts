@@ -172,7 +172,8 @@ const tokenWhy = (t: string) => `name token "${t}"`;
  * Read a tool's name tokens and top-level arguments. Only the first verb of a name is
  * its action, unless a conjunction brings a second (`get_merge_request` reads,
  * `search_and_replace` writes); a noun-verb (`record`, `archive`) is a verb only first,
- * or last when the first is no verb.
+ * last when the first is no verb, or second after a prefix that is no verb when no plain
+ * verb follows (`slack_post_message`).
  *
  * @example
  * ```ts
@@ -228,9 +229,15 @@ function readTokens(
     if ((f & OPEN_WORLD) !== 0 && evidence.openWorld === null) evidence.openWorld = tokenWhy(t);
     if ((f & VERB) !== 0) {
       const ambiguous = (f & AMBIGUOUS) !== 0;
-      const placed = !ambiguous || i === 0 || (i === n - 1 && !firstIsVerb);
+      // Second after a prefix that is no verb (`slack_post_message`), unless a plain verb
+      // follows (`issue_comment_list` lists).
+      const placed =
+        !ambiguous ||
+        i === 0 ||
+        (i === n - 1 && !firstIsVerb) ||
+        (i === 1 && !firstIsVerb && !plainVerbAfter(tokens, i));
       if (placed && !acted) {
-        // A noun-verb read as a verb only because it comes last is a weak cue.
+        // A noun-verb read as a verb anywhere but first is a weak cue.
         readVerb(t, f, !(ambiguous && i !== 0), evidence);
         if ((f & RUN) !== 0) run = t;
         acted = true;
@@ -239,6 +246,15 @@ function readTokens(
     readDomains(t, f, evidence);
   }
   return run === null ? null : { token: run, code };
+}
+
+/** Is a verb that is no noun-verb somewhere after position `i`? */
+function plainVerbAfter(tokens: readonly string[], i: number): boolean {
+  for (let j = i + 1; j < tokens.length; j++) {
+    const f = WORD_FLAGS.get(tokens[j]!);
+    if (f !== undefined && (f & VERB) !== 0 && (f & AMBIGUOUS) === 0) return true;
+  }
+  return false;
 }
 
 function readVerb(t: string, f: number, firm: boolean, evidence: NameEvidence): void {

@@ -94,6 +94,9 @@ describe("the first verb is the action", () => {
     expect(access("create_or_update_file")).toBe("write");
     expect(access("find_and_delete")).toBe("delete");
     expect(access("batch_delete")).toBe("delete");
+    // A noun-verb second after a prefix that is no verb, when no plain verb follows.
+    expect(access("slack_post_message")).toBe("write");
+    expect(access("issue_comment_list")).toBe("read");
   });
   it("weak cues decide access but do not contradict an annotation (SCAN011)", () => {
     const codes = (tool: Record<string, unknown>) =>

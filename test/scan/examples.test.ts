@@ -8,10 +8,11 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const files = ["src/scan", "src/scan/rules", "src/scan/poisoning"].flatMap((dir) =>
-  readdirSync(dir)
-    .filter((f) => f.endsWith(".ts"))
-    .map((f) => join(dir, f)),
+const files = ["src/scan", "src/scan/rules", "src/scan/poisoning", "src/scan/flows"].flatMap(
+  (dir) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => join(dir, f)),
 );
 
 function examples(): { file: string; code: string }[] {

@@ -86,7 +86,7 @@ describe("JSON output", () => {
     expect(schema.$id).toBe(REPORT_SCHEMA_ID);
     const pattern = new RegExp(schema.definitions.code.pattern);
     for (const code of RULE_CODES) expect(pattern.test(code)).toBe(true);
-    expect(pattern.test("SCAN014")).toBe(false);
+    expect(pattern.test("SCAN016")).toBe(false);
   });
 
   it("the schema rejects a report with an unknown field or a wrong exit code", () => {

@@ -279,7 +279,12 @@ function nameEvidence(
     if (OPEN_WORLD_TOKENS.has(t) && evidence.openWorld === null) evidence.openWorld = why;
     if (VERBS.has(t)) {
       const ambiguous = AMBIGUOUS_VERBS.has(t);
-      const placed = !ambiguous || i === 0 || (i === tokens.length - 1 && !firstIsVerb);
+      const plainAfter = tokens.slice(i + 1).some((x) => VERBS.has(x) && !AMBIGUOUS_VERBS.has(x));
+      const placed =
+        !ambiguous ||
+        i === 0 ||
+        (i === tokens.length - 1 && !firstIsVerb) ||
+        (i === 1 && !firstIsVerb && !plainAfter);
       if (placed && !acted) {
         const firm = !(ambiguous && i !== 0);
         if (READ_VERBS.has(t)) raise(evidence, "read", why, firm);
