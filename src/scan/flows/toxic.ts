@@ -212,7 +212,7 @@ function legOf(
   }
   const listed = roundRobin(open, cap);
   for (const t of roundRobin(taken, cap - listed.length)) listed.push(t);
-  const ranked = [...servers].sort((a, b) => b[1] - a[1]).slice(0, cap);
+  const ranked = topServers(servers, cap);
   const leg: FlowLeg = {
     label,
     count: members.length,
@@ -227,6 +227,25 @@ function legOf(
 
 /** Distinct reasons quoted in a suppressed flow's reason. */
 const MAX_REASONS = 5;
+
+/**
+ * The `cap` servers with the most tools, most first (first seen first among equals): one
+ * pass that keeps a sorted list of at most `cap`, so many servers cost no sort.
+ */
+function topServers(
+  servers: ReadonlyMap<string | null, number>,
+  cap: number,
+): [string | null, number][] {
+  const top: [string | null, number][] = [];
+  for (const entry of servers) {
+    if (top.length === cap && top[cap - 1]![1] >= entry[1]) continue;
+    let at = top.length;
+    while (at > 0 && top[at - 1]![1] < entry[1]) at--;
+    top.splice(at, 0, entry);
+    if (top.length > cap) top.pop();
+  }
+  return top;
+}
 
 /** Up to `cap` items, one from each group in turn. */
 function roundRobin(groups: readonly FlowLegTool[][], cap: number): FlowLegTool[] {
