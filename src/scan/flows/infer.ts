@@ -9,7 +9,7 @@
 import type { ToolDefinition } from "../../pins/types.js";
 import { type CapabilityProfile, inferCapabilities } from "../capabilities.js";
 import { PERMISSIVE_POLICY, type SecurityPolicy } from "../policy.js";
-import { splitWords } from "../tokens.js";
+import { splitWords, wordStartFilter } from "../tokens.js";
 import { READ_VERBS } from "../vocabulary.js";
 import { compileFlowLabels, type FlowLabelMatcher } from "./declared.js";
 import { FLOW_LABELS } from "./labels.js";
@@ -112,22 +112,22 @@ function labelsOf(capability: string): readonly FlowLabel[] {
 
 /** The first reason of each label. */
 class Found {
-  private readonly byLabel = new Map<FlowLabel, FlowLabelEvidence>();
+  // At most four entries: a list is cheaper than a map.
+  private readonly found: FlowLabelEvidence[] = [];
 
   add(label: FlowLabel, source: FlowLabelSource, evidence: string): void {
-    if (!this.byLabel.has(label)) this.byLabel.set(label, { label, source, evidence });
+    if (!this.has(label)) this.found.push({ label, source, evidence });
   }
 
   has(label: FlowLabel): boolean {
-    return this.byLabel.has(label);
+    for (const e of this.found) if (e.label === label) return true;
+    return false;
   }
 
   list(): FlowLabelEvidence[] {
+    if (this.found.length < 2) return this.found;
     const out: FlowLabelEvidence[] = [];
-    for (const label of FLOW_LABELS) {
-      const e = this.byLabel.get(label);
-      if (e !== undefined) out.push(e);
-    }
+    for (const label of FLOW_LABELS) for (const e of this.found) if (e.label === label) out.push(e);
     return out;
   }
 }
@@ -145,6 +145,8 @@ interface Reading {
   browser: boolean;
   /** The first argument that holds an address the tool requests, if any. */
   address: string | null;
+  /** A web phrase of the name (`search engine`), if any. */
+  web: string | null;
 }
 
 function inferLabels(
@@ -155,19 +157,21 @@ function inferLabels(
 ): void {
   const tokens = splitWords(name);
   const access = profile.access;
-  const browser = tokens.some((t) => BROWSER_TOKENS.has(t));
+  const browser = hasToken(tokens, BROWSER_TOKENS) !== undefined;
   const args = argumentsOf(tool.inputSchema);
-  const address = args.find((a) => a.tokens.some((t) => ADDRESS_ARGUMENTS.has(t)))?.name ?? null;
+  const address = argumentWith(args, ADDRESS_ARGUMENTS)?.name ?? null;
   const r: Reading = {
     tokens,
     args,
     profile,
     reads: access === "read",
     writes: access !== null && access !== "read",
-    webRead: browser || webBigram(tokens) !== null,
+    webRead: false,
     browser,
     address,
+    web: webBigram(tokens),
   };
+  r.webRead = browser || r.web !== null;
   r.webRead ||= access === "read" && profile.capabilities.some((c) => reachesNetwork(r, c));
   const text = typeof tool.description === "string" ? tool.description : "";
   const web = r.reads && text !== "" ? describesTheWeb(text) : null;
@@ -184,14 +188,50 @@ function inferLabels(
   }
 }
 
+/**
+ * The argument names that may hold a word the rules read, with their tokens; the others
+ * (most of them: `owner`, `page`, `limit`) are never tokenised.
+ */
 function argumentsOf(schema: unknown): Reading["args"] {
   const props = isObject(schema) ? schema.properties : undefined;
   if (!isObject(props)) return [];
-  return Object.keys(props).map((name) => ({ name, tokens: splitWords(name) }));
+  const out: { name: string; tokens: readonly string[] }[] = [];
+  for (const name of Object.keys(props)) {
+    if (mayHoldArgumentWord(name)) out.push({ name, tokens: splitWords(name) });
+  }
+  return out;
 }
 
-const hasToken = (tokens: readonly string[], words: ReadonlySet<string>) =>
-  tokens.find((t) => words.has(t));
+const ARGUMENT_WORDS = [
+  ...ADDRESS_ARGUMENTS,
+  ...PATH_ARGUMENTS,
+  ...RECIPIENT_ARGUMENTS,
+  ...FREE_TEXT_ARGUMENTS,
+  ...HOST_ARGUMENTS,
+];
+const LONG_WORDS = wordStartFilter(ARGUMENT_WORDS.filter((w) => w.length >= 3));
+const SHORT_WORDS = ARGUMENT_WORDS.filter((w) => w.length < 3);
+const mayHoldArgumentWord = (name: string) => {
+  if (LONG_WORDS(name)) return true;
+  const lower = name.toLowerCase();
+  if (RECIPIENT_ARGUMENT_NAMES.has(lower)) return true;
+  for (const w of SHORT_WORDS) if (lower.includes(w)) return true;
+  return false;
+};
+
+function hasToken(tokens: readonly string[], words: ReadonlySet<string>): string | undefined {
+  for (const t of tokens) if (words.has(t)) return t;
+  return undefined;
+}
+
+/** The first argument with a token in `words`. */
+function argumentWith(
+  args: Reading["args"],
+  words: ReadonlySet<string>,
+): Reading["args"][number] | undefined {
+  for (const a of args) if (hasToken(a.tokens, words) !== undefined) return a;
+  return undefined;
+}
 
 /**
  * A `net.outbound` that flow labels count: inferred (not only `openWorldHint`), and
@@ -222,7 +262,7 @@ function capabilityLabels(r: Reading, found: Found): void {
         found.add("private-data", "capability", why);
         break;
       case "net.socket": {
-        const host = r.args.find((a) => a.tokens.some((t) => HOST_ARGUMENTS.has(t)));
+        const host = argumentWith(r.args, HOST_ARGUMENTS);
         if (host !== undefined)
           found.add("public-sink", "argument", `argument ${JSON.stringify(host.name)} (${why})`);
         break;
@@ -295,7 +335,7 @@ function nameLabels(r: Reading, found: Found): void {
     if (input !== undefined) found.add("public-sink", "name", `browser tool (${token(input)})`);
   }
   if (!r.reads) return;
-  const outsider = webBigram(tokens) ?? untrustedNoun(tokens);
+  const outsider = r.web ?? untrustedNoun(tokens);
   if (outsider !== null) found.add("untrusted-content", "name", outsider);
   const object = privateObject(r);
   if (object !== null) found.add("private-data", "name", object);
@@ -310,7 +350,7 @@ function sinkWord(r: Reading): string | null {
   if (lead !== undefined && SINK_LEADS.has(lead)) return `name token ${JSON.stringify(lead)}`;
   const object = hasToken(tokens, SINK_OBJECTS);
   if (object === undefined) return null;
-  const text = r.args.find((a) => a.tokens.some((t) => FREE_TEXT_ARGUMENTS.has(t)));
+  const text = argumentWith(r.args, FREE_TEXT_ARGUMENTS);
   return text === undefined
     ? null
     : `name token ${JSON.stringify(object)} with free text (argument ${JSON.stringify(text.name)})`;
@@ -336,7 +376,8 @@ function privateObject(r: Reading): string | null {
   const { tokens } = r;
   const verb = tokens.findIndex((t) => READ_VERBS.has(t));
   if (verb < 0) return null;
-  if (tokens.some((t) => PUBLIC_DATA_WORDS.has(t) || COMPUTE_VERBS.has(t))) return null;
+  if (hasToken(tokens, PUBLIC_DATA_WORDS) !== undefined) return null;
+  if (hasToken(tokens, COMPUTE_VERBS) !== undefined) return null;
   // The object follows the verb (`get_work_item`), or leads when the verb is last (`pods_list`).
   const object =
     tokens.slice(verb + 1).find(isObjectWord) ?? tokens.slice(0, verb).find(isObjectWord);
@@ -350,16 +391,16 @@ const isObjectWord = (t: string) => !FILLER_WORDS.has(t) && !/^\d+$/.test(t);
 function argumentLabels(r: Reading, found: Found): void {
   // A receiver is a sink only with something to send (`channel_id` and `text`, not a
   // reaction name).
-  const text = r.args.find((a) => a.tokens.some((t) => FREE_TEXT_ARGUMENTS.has(t)));
+  const text = argumentWith(r.args, FREE_TEXT_ARGUMENTS);
   for (const a of r.args) {
     const quoted = JSON.stringify(a.name);
-    if (r.reads && !r.webRead && a.tokens.some((t) => PATH_ARGUMENTS.has(t)))
+    if (r.reads && !r.webRead && hasToken(a.tokens, PATH_ARGUMENTS) !== undefined)
       found.add("private-data", "argument", `argument ${quoted} (a file the tool reads)`);
     if (
       r.writes &&
       text !== undefined &&
       (RECIPIENT_ARGUMENT_NAMES.has(a.name.toLowerCase()) ||
-        a.tokens.some((t) => RECIPIENT_ARGUMENTS.has(t)))
+        hasToken(a.tokens, RECIPIENT_ARGUMENTS) !== undefined)
     )
       found.add(
         "public-sink",
