@@ -8,6 +8,7 @@
  */
 import type { ToolDefinition } from "../../pins/types.js";
 import { type CapabilityProfile, inferCapabilities } from "../capabilities.js";
+import { ScanOptionsError, ScanPolicyError } from "../errors.js";
 import { PERMISSIVE_POLICY, type SecurityPolicy } from "../policy.js";
 import { splitWords, wordStartFilter } from "../tokens.js";
 import { READ_VERBS } from "../vocabulary.js";
@@ -57,8 +58,9 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  * A tool's flow labels, in `FLOW_LABELS` order, each with the first reason found. A
  * policy entry (`flows.labels`) that matches the tool decides alone; else the tool's own
  * `capabilities` list decides alone; else the labels are inferred (a documented
- * heuristic: docs/toxic-flows.md). Never throws on a hostile definition; a policy with
- * invalid `flows` entries is refused with `SCAN_POLICY_INVALID`.
+ * heuristic: docs/toxic-flows.md). Never throws on a hostile definition; a server that is
+ * not a string is `SCAN_OPTIONS_INVALID`, a policy that is not one or whose `flows`
+ * entries are invalid is `SCAN_POLICY_INVALID`.
  *
  * @example
  * ```ts
@@ -74,6 +76,15 @@ export function inferFlowLabels(
 ): FlowLabelEvidence[] {
   const policy = options.policy ?? PERMISSIVE_POLICY;
   const server = options.server ?? null;
+  if (server !== null && typeof server !== "string")
+    throw new ScanOptionsError(
+      `inferFlowLabels: server must be a string or null (got ${typeof server})`,
+    );
+  if (!isObject(policy) || !isObject(policy.capabilities))
+    throw new ScanPolicyError(
+      "SCAN_POLICY_INVALID",
+      "inferFlowLabels: policy must be a SecurityPolicy (resolvePolicy, parsePolicy or a preset)",
+    );
   const profile = inferCapabilities(tool, {
     annotationsMayNarrow: policy.capabilities.annotationsMayNarrow,
   });

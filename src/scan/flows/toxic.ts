@@ -7,6 +7,7 @@
  */
 import { ScanOptionsError } from "../errors.js";
 import type { RuleCode } from "../types.js";
+import { isFlowLabel } from "./labels.js";
 import type {
   FlowLabel,
   FlowLabelEvidence,
@@ -100,7 +101,9 @@ export interface ToxicFlow extends ToxicFlowDetail {
  * Every toxic combination the tools fill together: a combination is found when each of
  * its labels is carried by at least one tool (one tool may fill several legs). Bounded
  * work: one pass over the tools, and each leg lists at most `maxLegTools` tools. Throws
- * `SCAN_OPTIONS_INVALID` for a `maxLegTools` that is not an integer from 1 to 1000.
+ * `SCAN_OPTIONS_INVALID` for a `maxLegTools` that is not an integer from 1 to 1000, an
+ * `accept` that is not a function, or a tool that is not labelled as `inferFlowLabels`
+ * labels it (named by its index).
  *
  * @example
  * ```ts
@@ -121,8 +124,13 @@ export function detectToxicFlows(
   options: ToxicFlowOptions = {},
 ): ToxicFlow[] {
   const cap = readMaxLegTools(options.maxLegTools);
+  if (options.accept !== undefined && typeof options.accept !== "function")
+    throw new ScanOptionsError("flows.accept must be a function or undefined");
+  if (!Array.isArray(tools))
+    throw new ScanOptionsError("detectToxicFlows: tools must be an array of labelled tools");
   const byLabel = new Map<FlowLabel, { tool: LabelledTool; evidence: string }[]>();
-  for (const t of tools) {
+  for (const [i, t] of tools.entries()) {
+    assertLabelled(t, i);
     for (const l of t.labels) {
       const list = byLabel.get(l.label);
       if (list === undefined) byLabel.set(l.label, [{ tool: t, evidence: l.evidence }]);
@@ -152,6 +160,21 @@ export function detectToxicFlows(
     });
   }
   return out;
+}
+
+/** A labelled tool as `inferFlowLabels` gives it; anything else is refused, never skipped. */
+function assertLabelled(t: unknown, i: number): asserts t is LabelledTool {
+  const fail = (what: string) => new ScanOptionsError(`detectToxicFlows: tools[${i}] ${what}`);
+  if (typeof t !== "object" || t === null) throw fail("is not an object");
+  const x = t as Record<string, unknown>;
+  if (typeof x.tool !== "string") throw fail("has no string tool name");
+  if (x.server !== null && typeof x.server !== "string")
+    throw fail("server must be a string or null");
+  if (typeof x.source !== "string") throw fail("has no string source");
+  if (!Array.isArray(x.labels)) throw fail("labels must be an array");
+  for (const l of x.labels)
+    if (typeof l !== "object" || l === null || !isFlowLabel((l as { label?: unknown }).label))
+      throw fail("has a label that is not a flow label");
 }
 
 function readMaxLegTools(value: unknown): number {

@@ -178,6 +178,14 @@ describe("hostile input and bad policies", () => {
       { numRuns: 500 },
     );
   });
+  it("refuses a server that is not a string and a policy that is not one", () => {
+    expect(() => inferFlowLabels({ name: "x" }, { server: 7 as never })).toThrow(
+      expect.objectContaining({ code: "SCAN_OPTIONS_INVALID" }),
+    );
+    expect(() => inferFlowLabels({ name: "x" }, { policy: {} as never })).toThrow(
+      expect.objectContaining({ code: "SCAN_POLICY_INVALID" }),
+    );
+  });
   it("refuses flow entries that are not a glob with known, distinct labels", () => {
     const bad = [
       { labels: [{ tools: "", labels: [] }] },

@@ -260,6 +260,18 @@ describe("bounded, linear work", () => {
     expect(JSON.stringify(b).length).toBeLessThan(1.2 * JSON.stringify(a).length);
   });
 
+  it("refuses tools that are not labelled tools, naming the index", () => {
+    const ok = { tool: "t", server: null, source: "memory", labels: [] };
+    for (const bad of [
+      null,
+      { ...ok, labels: "x" },
+      { ...ok, labels: [{ label: "secret" }] },
+      { ...ok, tool: 1 },
+    ])
+      expect(() => detectToxicFlows([ok, bad] as never)).toThrow(/tools\[1\]/);
+    expect(() => detectToxicFlows("x" as never)).toThrow(ScanOptionsError);
+  });
+
   it("refuses a leg cap that is not an integer from 1 to 1000", () => {
     for (const maxLegTools of [0, 1.5, 1001, Number.NaN])
       expect(() => scanTools([], PERMISSIVE_POLICY, { flows: { maxLegTools } })).toThrow(
