@@ -11,34 +11,22 @@ import { type CapabilityProfile, inferCapabilities } from "../capabilities.js";
 import { ScanOptionsError, ScanPolicyError } from "../errors.js";
 import { PERMISSIVE_POLICY, type SecurityPolicy } from "../policy.js";
 import { splitWords, wordStartFilter } from "../tokens.js";
-import { READ_VERBS } from "../vocabulary.js";
 import { compileFlowLabels, type FlowLabelMatcher } from "./declared.js";
 import { FLOW_LABELS } from "./labels.js";
 import {
   ADDRESS_ARGUMENTS,
-  BROWSER_CONTENT_WORDS,
-  BROWSER_INPUT_WORDS,
-  BROWSER_TOKENS,
   CAPABILITY_LABELS,
-  COMPUTE_VERBS,
-  DESTRUCTIVE_VERBS,
-  DETACHABLE_WORDS,
-  FILLER_WORDS,
   FREE_TEXT_ARGUMENTS,
   HOST_ARGUMENTS,
   PATH_ARGUMENTS,
-  PUBLIC_DATA_WORDS,
   RECIPIENT_ARGUMENT_NAMES,
   RECIPIENT_ARGUMENTS,
-  SINK_LEADS,
-  SINK_OBJECTS,
-  SINK_VERBS,
   UNTRUSTED_BIGRAMS,
-  UNTRUSTED_NOUNS,
   WEB_BIGRAMS,
 } from "./lexicon.js";
 import { describesDestruction, describesTheWeb } from "./phrases.js";
 import type { FlowLabel, FlowLabelEvidence, FlowLabelSource } from "./types.js";
+import { type FlaggedTokens, firstWith, flagTokens, W } from "./word-flags.js";
 
 /** Options of {@link inferFlowLabels}. */
 export interface FlowLabelOptions {
@@ -106,7 +94,7 @@ export function judgeFlowLabels(
       found.add(label, "policy", `policy flows.labels ${JSON.stringify(entry.tools)}`);
     return found.list();
   }
-  if (profile.capabilities.some((c) => c.source === "explicit")) {
+  if (profile.capabilities.length > 0 && profile.capabilities[0]!.source === "explicit") {
     for (const c of profile.capabilities)
       for (const label of labelsOf(c.capability))
         found.add(label, "explicit", `capabilities list has ${JSON.stringify(c.capability)}`);
@@ -146,8 +134,10 @@ class Found {
 /** What the definition shows, read once: name tokens, argument tokens, access. */
 interface Reading {
   tokens: readonly string[];
-  /** Top-level argument names with their lower-case word tokens. */
-  args: readonly { name: string; tokens: readonly string[] }[];
+  /** The name's tokens with their lexicon bits. */
+  name: FlaggedTokens;
+  /** Top-level argument names that hold a word the rules read, with the union of their bits. */
+  args: readonly Argument[];
   profile: CapabilityProfile;
   reads: boolean;
   writes: boolean;
@@ -167,12 +157,14 @@ function inferLabels(
   found: Found,
 ): void {
   const tokens = splitWords(name);
+  const flagged = flagTokens(tokens);
   const access = profile.access;
-  const browser = hasToken(tokens, BROWSER_TOKENS) !== undefined;
+  const browser = (flagged.all & W.BROWSER) !== 0;
   const args = argumentsOf(tool.inputSchema);
-  const address = argumentWith(args, ADDRESS_ARGUMENTS)?.name ?? null;
+  const address = argumentWith(args, W.ADDRESS)?.name ?? null;
   const r: Reading = {
     tokens,
+    name: flagged,
     args,
     profile,
     reads: access === "read",
@@ -183,7 +175,8 @@ function inferLabels(
     web: webBigram(tokens),
   };
   r.webRead = browser || r.web !== null;
-  r.webRead ||= access === "read" && profile.capabilities.some((c) => reachesNetwork(r, c));
+  if (access === "read" && !r.webRead)
+    for (const c of profile.capabilities) if (reachesNetwork(r, c)) r.webRead = true;
   const text = typeof tool.description === "string" ? tool.description : "";
   const web = r.reads && text !== "" ? describesTheWeb(text) : null;
   // A read the description places on the open web returns outside text, not the user's.
@@ -203,14 +196,40 @@ function inferLabels(
  * The argument names that may hold a word the rules read, with their tokens; the others
  * (most of them: `owner`, `page`, `limit`) are never tokenised.
  */
-function argumentsOf(schema: unknown): Reading["args"] {
+interface Argument {
+  name: string;
+  /** The union of its tokens' lexicon bits. */
+  bits: number;
+}
+
+function argumentsOf(schema: unknown): Argument[] {
   const props = isObject(schema) ? schema.properties : undefined;
   if (!isObject(props)) return [];
-  const out: { name: string; tokens: readonly string[] }[] = [];
+  const out: Argument[] = [];
   for (const name of Object.keys(props)) {
-    if (mayHoldArgumentWord(name)) out.push({ name, tokens: splitWords(name) });
+    const bits = argumentBits(name);
+    if (bits !== 0) out.push({ name, bits });
   }
   return out;
+}
+
+/**
+ * Argument names repeat across tools and listings (`owner`, `page`, `path`): their bits
+ * are kept, for at most {@link MAX_REMEMBERED_ARGUMENTS} names (then forgotten at once),
+ * so memory stays bounded whatever the input. Null: no word the rules read.
+ */
+const REMEMBERED = new Map<string, number>();
+const MAX_REMEMBERED_ARGUMENTS = 4096;
+
+/** The lexicon bits of an argument name (0: none), a whole-name `to` as a receiver. */
+function argumentBits(name: string): number {
+  const known = REMEMBERED.get(name);
+  if (known !== undefined) return known;
+  let bits = mayHoldArgumentWord(name) ? flagTokens(splitWords(name)).all : 0;
+  if (RECIPIENT_ARGUMENT_NAMES.has(name.toLowerCase())) bits |= W.RECIPIENT;
+  if (REMEMBERED.size >= MAX_REMEMBERED_ARGUMENTS) REMEMBERED.clear();
+  REMEMBERED.set(name, bits);
+  return bits;
 }
 
 const ARGUMENT_WORDS = [
@@ -230,17 +249,9 @@ const mayHoldArgumentWord = (name: string) => {
   return false;
 };
 
-function hasToken(tokens: readonly string[], words: ReadonlySet<string>): string | undefined {
-  for (const t of tokens) if (words.has(t)) return t;
-  return undefined;
-}
-
-/** The first argument with a token in `words`. */
-function argumentWith(
-  args: Reading["args"],
-  words: ReadonlySet<string>,
-): Reading["args"][number] | undefined {
-  for (const a of args) if (hasToken(a.tokens, words) !== undefined) return a;
+/** The first argument with a token of the lexicon `bit`. */
+function argumentWith(args: readonly Argument[], bit: number): Argument | undefined {
+  for (const a of args) if ((a.bits & bit) !== 0) return a;
   return undefined;
 }
 
@@ -254,15 +265,37 @@ function reachesNetwork(r: Reading, c: CapabilityProfile["capabilities"][number]
   return r.profile.openWorldEvidence !== null || r.address !== null;
 }
 
-function webBigram(tokens: readonly string[]): string | null {
+/** A lexicon of `first_second` entries as first word to second words, read without joining. */
+function bigramTable(entries: ReadonlySet<string>): ReadonlyMap<string, ReadonlySet<string>> {
+  const table = new Map<string, Set<string>>();
+  for (const e of entries) {
+    const [first, second] = e.split("_") as [string, string];
+    const seconds = table.get(first);
+    if (seconds === undefined) table.set(first, new Set([second]));
+    else seconds.add(second);
+  }
+  return table;
+}
+
+const WEB_PAIRS = bigramTable(WEB_BIGRAMS);
+const UNTRUSTED_PAIRS = bigramTable(UNTRUSTED_BIGRAMS);
+
+/** The first two adjacent tokens that form an entry of `pairs`, as evidence, or null. */
+function pairIn(
+  tokens: readonly string[],
+  pairs: ReadonlyMap<string, ReadonlySet<string>>,
+): string | null {
   for (let i = 0; i + 1 < tokens.length; i++)
-    if (WEB_BIGRAMS.has(`${tokens[i]}_${tokens[i + 1]}`))
+    if (pairs.get(tokens[i]!)?.has(tokens[i + 1]!) === true)
       return `name tokens "${tokens[i]} ${tokens[i + 1]}"`;
   return null;
 }
 
+const webBigram = (tokens: readonly string[]) => pairIn(tokens, WEB_PAIRS);
+
 function capabilityLabels(r: Reading, found: Found): void {
-  const hasDb = r.profile.capabilities.some((c) => c.capability.startsWith("db."));
+  let hasDb = false;
+  for (const c of r.profile.capabilities) if (c.capability.startsWith("db.")) hasDb = true;
   for (const c of r.profile.capabilities) {
     const why = `capability ${c.capability} (${c.evidence})`;
     switch (c.capability) {
@@ -273,7 +306,7 @@ function capabilityLabels(r: Reading, found: Found): void {
         found.add("private-data", "capability", why);
         break;
       case "net.socket": {
-        const host = argumentWith(r.args, HOST_ARGUMENTS);
+        const host = argumentWith(r.args, W.HOST);
         if (host !== undefined)
           found.add("public-sink", "argument", `argument ${JSON.stringify(host.name)} (${why})`);
         break;
@@ -328,25 +361,25 @@ function nameLabels(r: Reading, found: Found): void {
   const token = (t: string) => `name token ${JSON.stringify(t)}`;
   if (profile.access === "delete") {
     const firm = profile.evidenceAccess?.access === "delete";
-    const detached = hasToken(tokens, DETACHABLE_WORDS);
+    const detached = firstWith(r.name, W.DETACHABLE);
     if (firm || detached === undefined)
       found.add("destructive", "name", profile.evidenceAccess?.evidence ?? "delete access");
   }
   if (r.writes) {
-    const gone = hasToken(tokens, DESTRUCTIVE_VERBS);
+    const gone = firstWith(r.name, W.DESTRUCTIVE_VERB);
     if (gone !== undefined) found.add("destructive", "name", token(gone));
     const sink = sinkWord(r);
     if (sink !== null) found.add("public-sink", "name", sink);
   }
   if (r.browser) {
-    const content = hasToken(tokens, BROWSER_CONTENT_WORDS);
+    const content = firstWith(r.name, W.BROWSER_CONTENT);
     if (r.reads || content !== undefined)
       found.add("untrusted-content", "name", `browser tool (${token(content ?? tokens[0]!)})`);
-    const input = hasToken(tokens, BROWSER_INPUT_WORDS);
+    const input = firstWith(r.name, W.BROWSER_INPUT);
     if (input !== undefined) found.add("public-sink", "name", `browser tool (${token(input)})`);
   }
   if (!r.reads) return;
-  const outsider = r.web ?? untrustedNoun(tokens);
+  const outsider = r.web ?? untrustedNoun(r.name);
   if (outsider !== null) found.add("untrusted-content", "name", outsider);
   const object = privateObject(r);
   if (object !== null) found.add("private-data", "name", object);
@@ -355,26 +388,24 @@ function nameLabels(r: Reading, found: Found): void {
 /** Why a writing tool publishes or sends: an action, a message lead, or free text on a shared object. */
 function sinkWord(r: Reading): string | null {
   const { tokens } = r;
-  const verb = hasToken(tokens, SINK_VERBS);
+  const verb = firstWith(r.name, W.SINK_VERB);
   if (verb !== undefined) return `name token ${JSON.stringify(verb)}`;
   const lead = tokens[0];
-  if (lead !== undefined && SINK_LEADS.has(lead)) return `name token ${JSON.stringify(lead)}`;
-  const object = hasToken(tokens, SINK_OBJECTS);
+  if (lead !== undefined && (r.name.flags[0]! & W.SINK_LEAD) !== 0)
+    return `name token ${JSON.stringify(lead)}`;
+  const object = firstWith(r.name, W.SINK_OBJECT);
   if (object === undefined) return null;
-  const text = argumentWith(r.args, FREE_TEXT_ARGUMENTS);
+  const text = argumentWith(r.args, W.FREE_TEXT);
   return text === undefined
     ? null
     : `name token ${JSON.stringify(object)} with free text (argument ${JSON.stringify(text.name)})`;
 }
 
-function untrustedNoun(tokens: readonly string[]): string | null {
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    if (i + 1 < tokens.length && UNTRUSTED_BIGRAMS.has(`${t}_${tokens[i + 1]}`))
-      return `name tokens "${t} ${tokens[i + 1]}"`;
-    if (UNTRUSTED_NOUNS.has(t)) return `name token ${JSON.stringify(t)}`;
-  }
-  return null;
+function untrustedNoun(name: FlaggedTokens): string | null {
+  const pair = pairIn(name.tokens, UNTRUSTED_PAIRS);
+  if (pair !== null) return pair;
+  const noun = firstWith(name, W.UNTRUSTED_NOUN);
+  return noun === undefined ? null : `name token ${JSON.stringify(noun)}`;
 }
 
 /**
@@ -384,35 +415,37 @@ function untrustedNoun(tokens: readonly string[]): string | null {
  */
 function privateObject(r: Reading): string | null {
   if (r.webRead) return null;
-  const { tokens } = r;
-  const verb = tokens.findIndex((t) => READ_VERBS.has(t));
-  if (verb < 0) return null;
-  if (hasToken(tokens, PUBLIC_DATA_WORDS) !== undefined) return null;
-  if (hasToken(tokens, COMPUTE_VERBS) !== undefined) return null;
+  const { tokens, flags, all } = r.name;
+  if ((all & W.READ_VERB) === 0 || (all & (W.PUBLIC | W.COMPUTE)) !== 0) return null;
+  let verb = 0;
+  while ((flags[verb]! & W.READ_VERB) === 0) verb++;
   // The object follows the verb (`get_work_item`), or leads when the verb is last (`pods_list`).
-  const object =
-    tokens.slice(verb + 1).find(isObjectWord) ?? tokens.slice(0, verb).find(isObjectWord);
+  let object: string | undefined;
+  for (let i = verb + 1; i < tokens.length && object === undefined; i++)
+    if (isObjectWord(tokens[i]!, flags[i]!)) object = tokens[i];
+  for (let i = 0; i < verb && object === undefined; i++)
+    if (isObjectWord(tokens[i]!, flags[i]!)) object = tokens[i];
   return object === undefined
     ? null
     : `name reads ${JSON.stringify(object)} (${JSON.stringify(tokens[verb])})`;
 }
 
-const isObjectWord = (t: string) => !FILLER_WORDS.has(t) && !/^\d+$/.test(t);
+/** A token that can be what a read verb reads: no filler word, no number. */
+function isObjectWord(t: string, bits: number): boolean {
+  if ((bits & W.FILLER) !== 0) return false;
+  const c = t.charCodeAt(0);
+  return !(c >= 48 && c <= 57);
+}
 
 function argumentLabels(r: Reading, found: Found): void {
   // A receiver is a sink only with something to send (`channel_id` and `text`, not a
   // reaction name).
-  const text = argumentWith(r.args, FREE_TEXT_ARGUMENTS);
+  const text = argumentWith(r.args, W.FREE_TEXT);
   for (const a of r.args) {
     const quoted = JSON.stringify(a.name);
-    if (r.reads && !r.webRead && hasToken(a.tokens, PATH_ARGUMENTS) !== undefined)
+    if (r.reads && !r.webRead && (a.bits & W.PATH) !== 0)
       found.add("private-data", "argument", `argument ${quoted} (a file the tool reads)`);
-    if (
-      r.writes &&
-      text !== undefined &&
-      (RECIPIENT_ARGUMENT_NAMES.has(a.name.toLowerCase()) ||
-        hasToken(a.tokens, RECIPIENT_ARGUMENTS) !== undefined)
-    )
+    if (r.writes && text !== undefined && (a.bits & W.RECIPIENT) !== 0)
       found.add(
         "public-sink",
         "argument",

@@ -22,8 +22,22 @@ function phrasePattern(entries: ReadonlySet<string>): RegExp {
 const WEB = phrasePattern(WEB_DESCRIPTION_BIGRAMS);
 const DESTRUCTION = phrasePattern(DESTRUCTIVE_WORDS);
 
+/**
+ * Every web phrase holds one of these words: a text without any is no match, found by a
+ * literal search that is much cheaper than the phrase pattern (checked in
+ * test/scan/flows/infer.test.ts against the lexicon).
+ */
+export const WEB_PHRASE_WORDS: readonly string[] = Object.freeze([
+  "web",
+  "internet",
+  "engine",
+  "url",
+]);
+const MAY_BE_WEB = new RegExp(WEB_PHRASE_WORDS.join("|"), "i");
+
 /** The first phrase of `text` that says it returns the open web ("the web"), or null. */
 export function describesTheWeb(text: string): string | null {
+  if (!MAY_BE_WEB.test(text)) return null;
   return WEB.exec(text)?.[0].toLowerCase() ?? null;
 }
 

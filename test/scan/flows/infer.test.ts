@@ -5,6 +5,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { WEB_DESCRIPTION_BIGRAMS } from "../../../src/scan/flows/lexicon.js";
+import { WEB_PHRASE_WORDS } from "../../../src/scan/flows/phrases.js";
 import {
   inferFlowLabels,
   PERMISSIVE_POLICY,
@@ -163,6 +165,16 @@ describe("evidence and authority", () => {
     expect(labels(tool)).toEqual([]);
     const camouflage = parsePolicy({ extends: "deny-by-default" });
     expect(labels(tool, { policy: camouflage })).toEqual(["destructive"]);
+  });
+});
+
+describe("the description pre-check", () => {
+  it("every web phrase holds one of the words the cheap search looks for", () => {
+    for (const phrase of WEB_DESCRIPTION_BIGRAMS)
+      expect(
+        WEB_PHRASE_WORDS.some((w) => phrase.includes(w)),
+        phrase,
+      ).toBe(true);
   });
 });
 
