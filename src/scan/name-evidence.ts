@@ -257,15 +257,20 @@ function plainVerbAfter(tokens: readonly string[], i: number): boolean {
   return false;
 }
 
+/** Would raising to `a` change the access, or the firm access for a firm cue? */
+function raises(evidence: NameEvidence, a: Access, firm: boolean): boolean {
+  return evidence.access.raises(a) || (firm && evidence.firm.raises(a));
+}
+
 function readVerb(t: string, f: number, firm: boolean, evidence: NameEvidence): void {
-  const raises = (a: Access) => evidence.access.raises(a) || (firm && evidence.firm.raises(a));
-  if ((f & READ) !== 0 && raises("read")) evidence.raise("read", tokenWhy(t), firm);
-  if ((f & WRITE) !== 0 && raises("write")) evidence.raise("write", tokenWhy(t), firm);
+  if ((f & READ) !== 0 && raises(evidence, "read", firm)) evidence.raise("read", tokenWhy(t), firm);
+  if ((f & WRITE) !== 0 && raises(evidence, "write", firm))
+    evidence.raise("write", tokenWhy(t), firm);
   if ((f & DELETE) !== 0) {
     // A detach verb is firm evidence of a change, weak evidence of destruction.
     const detach = (f & DETACH) !== 0;
     if (detach && evidence.firm.raises("write")) evidence.firm.raise("write", tokenWhy(t));
-    if (raises("delete")) evidence.raise("delete", tokenWhy(t), firm && !detach);
+    if (raises(evidence, "delete", firm)) evidence.raise("delete", tokenWhy(t), firm && !detach);
   }
 }
 

@@ -356,9 +356,10 @@ function annotationLabels(tool: ToolDefinition, profile: CapabilityProfile, foun
     found.add("destructive", "annotation", "destructiveHint: true");
 }
 
+const token = (t: string) => `name token ${JSON.stringify(t)}`;
+
 function nameLabels(r: Reading, found: Found): void {
   const { tokens, profile } = r;
-  const token = (t: string) => `name token ${JSON.stringify(t)}`;
   if (profile.access === "delete") {
     const firm = profile.evidenceAccess?.access === "delete";
     const detached = firstWith(r.name, W.DETACHABLE);

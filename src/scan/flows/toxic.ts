@@ -129,7 +129,8 @@ export function detectToxicFlows(
   if (!Array.isArray(tools))
     throw new ScanOptionsError("detectToxicFlows: tools must be an array of labelled tools");
   const byLabel = new Map<FlowLabel, { tool: LabelledTool; evidence: string }[]>();
-  for (const [i, t] of tools.entries()) {
+  for (let i = 0; i < tools.length; i++) {
+    const t = tools[i];
     assertLabelled(t, i);
     for (const l of t.labels) {
       const list = byLabel.get(l.label);
@@ -164,17 +165,24 @@ export function detectToxicFlows(
 
 /** A labelled tool as `inferFlowLabels` gives it; anything else is refused, never skipped. */
 function assertLabelled(t: unknown, i: number): asserts t is LabelledTool {
-  const fail = (what: string) => new ScanOptionsError(`detectToxicFlows: tools[${i}] ${what}`);
-  if (typeof t !== "object" || t === null) throw fail("is not an object");
+  const problem = labelledProblem(t);
+  if (problem !== null) throw new ScanOptionsError(`detectToxicFlows: tools[${i}] ${problem}`);
+}
+
+function labelledProblem(t: unknown): string | null {
+  if (typeof t !== "object" || t === null) return "is not an object";
   const x = t as Record<string, unknown>;
-  if (typeof x.tool !== "string") throw fail("has no string tool name");
-  if (x.server !== null && typeof x.server !== "string")
-    throw fail("server must be a string or null");
-  if (typeof x.source !== "string") throw fail("has no string source");
-  if (!Array.isArray(x.labels)) throw fail("labels must be an array");
-  for (const l of x.labels)
+  if (typeof x.tool !== "string") return "has no string tool name";
+  if (x.server !== null && typeof x.server !== "string") return "server must be a string or null";
+  if (typeof x.source !== "string") return "has no string source";
+  const labels = x.labels;
+  if (!Array.isArray(labels)) return "labels must be an array";
+  for (let j = 0; j < labels.length; j++) {
+    const l = labels[j];
     if (typeof l !== "object" || l === null || !isFlowLabel((l as { label?: unknown }).label))
-      throw fail("has a label that is not a flow label");
+      return "has a label that is not a flow label";
+  }
+  return null;
 }
 
 function readMaxLegTools(value: unknown): number {
