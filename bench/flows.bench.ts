@@ -4,6 +4,7 @@
  * the same tools in the same run, and how the set analysis grows with the number of tools.
  */
 import { existsSync } from "node:fs";
+import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { inferCapabilities } from "../src/scan/capabilities.js";
@@ -77,7 +78,8 @@ export async function run(): Promise<string> {
   const out: string[] = [
     `The first ${N} tools (in file order) of the ${new Set(set.tools.map((t) => t.server)).size} servers of ../shared/corpus/real-servers-wide, as one input: ` +
       `${flows.map((f) => `${f.code} with legs of ${f.legs.map((l) => `${l.count}`).join(" / ")} tools`).join(", ")}. ` +
-      "The baseline is the whole `scanTools` of the same tools in the same run (every rule, flow labels and the set analysis included); fastest round of 5 interleaved passes. Target: the set analysis under 1 s.",
+      "The baseline is the whole `scanTools` of the same tools in the same run (every rule, flow labels and the set analysis included); fastest round of 5 interleaved passes. Target: the set analysis under 1 s. " +
+      `Load average at the start: ${loadavg()[0]!.toFixed(1)} (the machine is shared).`,
     "",
     table(
       ["operation", `${N} tools`, "per tool", "× whole scan"],
