@@ -4,7 +4,7 @@
  * same input measured in the same run; plus the 100,000-level hostile schema.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -265,6 +265,7 @@ export async function run(): Promise<string> {
       "--output",
       "json",
     ]).status;
+    rmSync(dir, { recursive: true, force: true });
   }
   out.push(
     "",
