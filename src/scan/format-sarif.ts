@@ -7,6 +7,7 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { FlowLegTool } from "./flows/types.js";
 import { RULE_CODES, RULES } from "./rules/catalog.js";
+import { SourceLines } from "./source-lines.js";
 import type { Finding, InputProblem, ScanReport, TargetResult } from "./types.js";
 
 const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -58,14 +59,24 @@ export function toSarif(report: ScanReport, options: SarifOptions = {}): any {
     };
   });
   const root = resolve(options.sourceRoot ?? process.cwd());
-  const results = report.results.flatMap((t) => t.findings.map((f) => result(t, f, root, options)));
-  const underRoot = (l: SarifLocation) =>
+  const place = physicalLocator(report, root, options);
+  const results = report.results.flatMap((t) => {
+    if (t.findings.length === 0) return [];
+    const where = t.kind === "flow" ? undefined : place(t.source, needleOf(t));
+    return t.findings.map((f) =>
+      f.flow !== undefined ? flowResult(t, f, place) : result(t, f, where),
+    );
+  });
+  const notifications = report.problems.map((p) => notification(p, root));
+  const underRoot = (l: { physicalLocation?: { artifactLocation: { uriBaseId?: string } } }) =>
     l.physicalLocation?.artifactLocation.uriBaseId === SOURCE_ROOT;
-  const usesRoot = results.some(
-    (r) =>
-      (r.locations as SarifLocation[]).some(underRoot) ||
-      ((r as { relatedLocations?: SarifLocation[] }).relatedLocations ?? []).some(underRoot),
-  );
+  const usesRoot =
+    notifications.some((n) => n.locations?.some(underRoot)) ||
+    results.some(
+      (r) =>
+        (r.locations as SarifLocation[]).some(underRoot) ||
+        ((r as { relatedLocations?: SarifLocation[] }).relatedLocations ?? []).some(underRoot),
+    );
   return {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",
@@ -86,7 +97,7 @@ export function toSarif(report: ScanReport, options: SarifOptions = {}): any {
           {
             executionSuccessful: !report.problems.some((p) => p.severity === "error"),
             exitCode: report.exitCode,
-            toolExecutionNotifications: report.problems.map(notification),
+            toolExecutionNotifications: notifications,
           },
         ],
         properties: { policy: report.policy, exitCode: report.exitCode },
@@ -109,17 +120,68 @@ export function formatSarif(report: ScanReport, options: SarifOptions = {}): str
   return `${JSON.stringify(toSarif(report, options), null, 2)}\n`;
 }
 
-function result(t: TargetResult, f: Finding, root: string, options: SarifOptions) {
-  if (f.flow !== undefined) return flowResult(t, f, root, options);
+/** Where a target lives in its file: worked out once per target, not once per finding. */
+interface PhysicalPlace {
+  artifactLocation: { uri: string; uriBaseId?: string };
+  startLine: number;
+}
+
+/** The file and line of a name (`needle`, a JSON string literal) in a source. */
+type Locate = (source: string, needle: string) => PhysicalPlace | undefined;
+
+/**
+ * A target's file and the line of its name. Each source text is searched once for all of
+ * its targets' names and the names of the tools on toxic flows' legs (see
+ * {@link SourceLines}), so many tools in one file stay linear.
+ */
+function physicalLocator(report: ScanReport, root: string, options: SarifOptions): Locate {
+  const needles = new Map<string, Set<string>>();
+  const want = (source: string, needle: string) => {
+    const set = needles.get(source) ?? new Set<string>();
+    set.add(needle);
+    needles.set(source, set);
+  };
+  for (const t of report.results) {
+    if (t.findings.length === 0) continue;
+    if (t.kind !== "flow") want(t.source, needleOf(t));
+    for (const f of t.findings) {
+      for (const leg of f.flow?.legs ?? [])
+        for (const tool of leg.tools) want(tool.source, JSON.stringify(tool.tool));
+    }
+  }
+  const lines = new Map<string, SourceLines | undefined>();
+  const artifacts = new Map<string, { uri: string; uriBaseId?: string }>();
+  return (source, needle) => {
+    if (source === "memory" || source === "-") return undefined;
+    if (!lines.has(source)) {
+      const text = options.sourceText?.(source);
+      lines.set(
+        source,
+        text === undefined ? undefined : new SourceLines(text, needles.get(source) ?? []),
+      );
+    }
+    if (!artifacts.has(source)) artifacts.set(source, artifactLocation(source, root));
+    return {
+      artifactLocation: artifacts.get(source)!,
+      startLine: lines.get(source)?.lineOf(needle) ?? 1,
+    };
+  };
+}
+
+function needleOf(t: TargetResult): string {
+  return t.kind === "instructions" ? '"instructions"' : JSON.stringify(t.name);
+}
+
+function physicalOf(where: PhysicalPlace | undefined): SarifLocation["physicalLocation"] {
+  return where === undefined
+    ? undefined
+    : { artifactLocation: { ...where.artifactLocation }, region: { startLine: where.startLine } };
+}
+
+function result(t: TargetResult, f: Finding, where: PhysicalPlace | undefined) {
   const qualified = t.server === null ? t.name : `${t.server}/${t.name}`;
   const kind = t.kind === "instructions" ? "module" : "function";
-  const physical =
-    t.source === "memory" || t.source === "-"
-      ? undefined
-      : {
-          artifactLocation: artifactLocation(t.source, root),
-          region: { startLine: lineOf(options.sourceText?.(t.source), t) },
-        };
+  const physical = physicalOf(where);
   return {
     ruleId: f.code,
     ruleIndex: RULE_CODES.indexOf(f.code),
@@ -139,6 +201,7 @@ function result(t: TargetResult, f: Finding, root: string, options: SarifOptions
       ...(f.pointer ? { pointer: f.pointer } : {}),
       ...(f.capability ? { capability: f.capability } : {}),
       ...(f.signal ? { signal: f.signal } : {}),
+      ...(f.collisions ? { collisions: f.collisions } : {}),
     },
     ...(f.suppressed
       ? {
@@ -160,22 +223,11 @@ interface SarifLocation {
   message?: { text: string };
 }
 
-function toolLocation(
-  tool: FlowLegTool,
-  root: string,
-  options: SarifOptions,
-  message?: string,
-): SarifLocation {
+function toolLocation(tool: FlowLegTool, place: Locate, message?: string): SarifLocation {
   const qualified = tool.server === null ? tool.tool : `${tool.server}/${tool.tool}`;
-  const file =
-    tool.source === "memory" || tool.source === "-"
-      ? undefined
-      : {
-          artifactLocation: artifactLocation(tool.source, root),
-          region: { startLine: lineOfName(options.sourceText?.(tool.source), tool.tool) },
-        };
+  const physical = physicalOf(place(tool.source, JSON.stringify(tool.tool)));
   return {
-    ...(file ? { physicalLocation: file } : {}),
+    ...(physical ? { physicalLocation: physical } : {}),
     logicalLocations: [{ name: tool.tool, fullyQualifiedName: qualified, kind: "function" }],
     ...(message === undefined ? {} : { message: { text: message } }),
   };
@@ -185,14 +237,14 @@ function toolLocation(
  * A toxic flow: placed on the first tool of its last leg (the sink or the destructive
  * tool), with every listed tool of every leg as a related location.
  */
-function flowResult(t: TargetResult, f: Finding, root: string, options: SarifOptions) {
+function flowResult(t: TargetResult, f: Finding, place: Locate) {
   const legs = f.flow!.legs;
   const anchor = legs[legs.length - 1]!.tools[0];
   let id = 0;
   const related = legs.flatMap((leg) =>
     leg.tools.map((tool) => ({
       id: id++,
-      ...toolLocation(tool, root, options, `${leg.label}: ${tool.evidence}`),
+      ...toolLocation(tool, place, `${leg.label}: ${tool.evidence}`),
     })),
   );
   return {
@@ -203,7 +255,7 @@ function flowResult(t: TargetResult, f: Finding, root: string, options: SarifOpt
     locations: [
       anchor === undefined
         ? { logicalLocations: [{ name: t.name, fullyQualifiedName: t.name, kind: "module" }] }
-        : toolLocation(anchor, root, options),
+        : toolLocation(anchor, place),
     ],
     relatedLocations: related,
     partialFingerprints: { toolFinding: `flow|${f.code}|${t.name}` },
@@ -222,11 +274,25 @@ function flowResult(t: TargetResult, f: Finding, root: string, options: SarifOpt
   };
 }
 
-function notification(p: InputProblem) {
+function notification(p: InputProblem, root: string) {
+  // A problem at a byte of a file (INPUT_NOT_UTF8) points there: region.byteOffset.
+  const located = p.offset !== undefined && p.source !== "-" && p.source !== "memory";
   return {
     level: p.severity === "error" ? "error" : p.severity === "warning" ? "warning" : "note",
     message: { text: p.message },
     descriptor: { id: p.code },
+    ...(located
+      ? {
+          locations: [
+            {
+              physicalLocation: {
+                artifactLocation: artifactLocation(p.source, root),
+                region: { byteOffset: p.offset, byteLength: 1 },
+              },
+            },
+          ],
+        }
+      : {}),
   };
 }
 
@@ -254,22 +320,4 @@ function artifactLocation(source: string, root: string): { uri: string; uriBaseI
 function directoryUri(path: string): string {
   const href = pathToFileURL(path).href;
   return href.endsWith("/") ? href : `${href}/`;
-}
-
-/** 1-based line of the tool's name in its source file (1 when unknown). */
-function lineOf(text: string | undefined, t: TargetResult): number {
-  return lineOfNeedle(text, t.kind === "instructions" ? '"instructions"' : JSON.stringify(t.name));
-}
-
-function lineOfName(text: string | undefined, name: string): number {
-  return lineOfNeedle(text, JSON.stringify(name));
-}
-
-function lineOfNeedle(text: string | undefined, needle: string): number {
-  if (text === undefined) return 1;
-  const at = text.indexOf(needle);
-  if (at < 0) return 1;
-  let line = 1;
-  for (let i = 0; i < at; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
 }

@@ -19,7 +19,7 @@ import { nameFindings } from "./rules/names.js";
 import { instructionFindings, toolPoisoningFindings } from "./rules/poisoning.js";
 import { policyFindings } from "./rules/policy.js";
 import { schemaFindings } from "./rules/schema.js";
-import { isExpired } from "./suppressions.js";
+import { indexSuppressions, isExpired, type SuppressionMatcher } from "./suppressions.js";
 import type {
   Finding,
   Grade,
@@ -104,11 +104,12 @@ export function scanTools(
   const list = options.suppressions ?? [];
   const live = list.filter((s) => !isExpired(s, now));
   const applied = new Set<Suppression>();
-  if (live.length > 0) suppressToolFindings(results, live, applied);
+  const match = live.length === 0 ? undefined : indexSuppressions(live);
+  if (match !== undefined) suppressToolFindings(results, match, applied);
   const flows = flowResults(
     detectToxicFlows(labelled, {
       maxLegTools: options.flows?.maxLegTools,
-      accept: live.length === 0 ? undefined : flowAcceptance(live, applied),
+      accept: match === undefined ? undefined : flowAcceptance(match, applied),
     }),
   );
   for (const r of flows) {
@@ -132,9 +133,7 @@ function scanToolTargets(
   results: TargetResult[],
 ): LabelledTool[] {
   const compiled = compilePolicy(policy);
-  const names = nameFindings(tools, (a, b) =>
-    sameDefinition(tools[a]!.definition, tools[b]!.definition),
-  );
+  const names = nameFindings(tools, definitionKeys(tools));
   const inference = { annotationsMayNarrow: policy.capabilities.annotationsMayNarrow };
   // Texts found clean in one tool are not read again for the next (real listings repeat
   // parameter descriptions); dropped when this call returns.
@@ -225,18 +224,13 @@ function isSortedByCode(findings: readonly Finding[]): boolean {
 /** Mark the tool findings a live suppression covers; record the suppressions used. */
 function suppressToolFindings(
   results: TargetResult[],
-  live: readonly Suppression[],
+  match: SuppressionMatcher,
   applied: Set<Suppression>,
 ): void {
   for (const r of results) {
     if (r.kind !== "tool") continue;
     for (const f of r.findings) {
-      const s = live.find(
-        (x) =>
-          x.tool === r.name &&
-          x.code === f.code &&
-          (x.server === undefined || x.server === r.server),
-      );
+      const s = match(r.name, f.code, r.server);
       if (s) {
         f.suppressed = { reason: s.reason, expires: s.expires ?? null };
         applied.add(s);
@@ -247,20 +241,11 @@ function suppressToolFindings(
 
 /**
  * A suppression of SCAN014/SCAN015 names one tool: it takes that tool off the legs of
- * that flow (flows/toxic.ts), looked up by code and tool name.
+ * that flow (flows/toxic.ts), found by the same index as the tool findings' suppressions.
  */
-function flowAcceptance(live: readonly Suppression[], applied: Set<Suppression>) {
-  const byKey = new Map<string, Suppression[]>();
-  for (const s of live) {
-    const key = `${s.code}\u0000${s.tool}`;
-    const list = byKey.get(key);
-    if (list === undefined) byKey.set(key, [s]);
-    else list.push(s);
-  }
+function flowAcceptance(match: SuppressionMatcher, applied: Set<Suppression>) {
   return (code: RuleCode, tool: string, server: string | null) => {
-    const s = byKey
-      .get(`${code}\u0000${tool}`)
-      ?.find((x) => x.server === undefined || x.server === server);
+    const s = match(tool, code, server);
     if (s === undefined) return null;
     applied.add(s);
     return { reason: s.reason, expires: s.expires ?? null };
@@ -339,11 +324,22 @@ function entryError(i: number, what: string): InputProblem {
   };
 }
 
-function sameDefinition(a: ToolDefinition, b: ToolDefinition): boolean {
-  if (a === b) return true;
-  try {
-    return JSON.stringify(a) === JSON.stringify(b);
-  } catch {
-    return false;
-  }
+/**
+ * SCAN012's identity of a definition: its JSON text, so two tools are "the very same"
+ * when their texts are equal. A definition JSON.stringify cannot write (too deep, cyclic)
+ * is identical only to itself: the same object listed twice.
+ */
+function definitionKeys(tools: readonly LoadedTool[]): (index: number) => string {
+  const unwritable = new Map<object, string>();
+  return (index) => {
+    const definition = tools[index]!.definition;
+    try {
+      return JSON.stringify(definition);
+    } catch {
+      // JSON text never starts with a NUL, so these keys meet no text.
+      const key = unwritable.get(definition) ?? `\u0000${unwritable.size}`;
+      unwritable.set(definition, key);
+      return key;
+    }
+  };
 }

@@ -1,5 +1,6 @@
 import { ScanSuppressionsError } from "./errors.js";
-import { ASYNC_FILES } from "./files.js";
+import { readConfigText } from "./files.js";
+import { MAX_INPUT_BYTES } from "./load.js";
 import { RULE_CODES, RULES } from "./rules/catalog.js";
 import type { RuleCode, Suppression } from "./types.js";
 
@@ -84,6 +85,40 @@ export function isExpired(s: Suppression, now: Date): boolean {
   return s.expires !== undefined && now.toISOString().slice(0, 10) > s.expires;
 }
 
+/** Finds the suppression that covers a finding: {@link indexSuppressions}. */
+export type SuppressionMatcher = (
+  tool: string,
+  code: RuleCode,
+  server: string | null,
+) => Suppression | undefined;
+
+/**
+ * The first suppression of `list` (in list order) naming `tool` and `code`, for any server
+ * or for `server`, found by two map lookups: a scan with thousands of findings and
+ * thousands of suppressions costs one pass over each, not their product.
+ */
+export function indexSuppressions(list: readonly Suppression[]): SuppressionMatcher {
+  const anyServer = new Map<string, number>();
+  const perServer = new Map<string, Map<string, number>>();
+  list.forEach((s, i) => {
+    const key = `${s.code}\u0000${s.tool}`;
+    if (s.server === undefined) {
+      if (!anyServer.has(key)) anyServer.set(key, i);
+      return;
+    }
+    const servers = perServer.get(key) ?? new Map<string, number>();
+    if (!servers.has(s.server)) servers.set(s.server, i);
+    perServer.set(key, servers);
+  });
+  return (tool, code, server) => {
+    const key = `${code}\u0000${tool}`;
+    const any = anyServer.get(key);
+    const own = server === null ? undefined : perServer.get(key)?.get(server);
+    const first = any === undefined ? own : own === undefined ? any : Math.min(any, own);
+    return first === undefined ? undefined : list[first];
+  };
+}
+
 /**
  * Read and validate a suppressions file. Throws `SCAN_SUPPRESSIONS_INVALID` naming the file.
  *
@@ -95,15 +130,11 @@ export function isExpired(s: Suppression, now: Date): boolean {
  * ```
  */
 export async function loadSuppressions(path: string): Promise<Suppression[]> {
-  let text: string;
-  try {
-    text = await ASYNC_FILES.readFile(path);
-  } catch (err) {
-    throw new ScanSuppressionsError(
-      `${path}: suppressions file cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`,
-      { cause: err },
-    );
+  const read = await readConfigText(path, MAX_INPUT_BYTES);
+  if (!read.ok) {
+    throw new ScanSuppressionsError(`${path}: suppressions file cannot be read (${read.reason})`);
   }
+  const text = read.text;
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -11,22 +11,13 @@ import { loadToolDefs, PERMISSIVE_POLICY, scanTools } from "../../src/scan/index
 import { corpusPath, describeCorpus } from "../helpers/corpus.js";
 
 /**
- * SCAN002 false positives of the poisoning detector (src/scan/poisoning/, being rewritten
- * in another branch): each quotes honest documentation (an upload the tool exists for, a
- * documentation link, a transcript option, a note that a mail goes out silently). This
- * test allows them; it does not ask for them.
+ * The one SCAN002 false positive of the poisoning detector (src/scan/poisoning/) on this
+ * corpus: hevy's server instructions, an honest note on how to call its tools ("always
+ * call the exact tool name and pass inputs in the tools/call arguments object") read as
+ * tool shadowing. It is on the server's instructions, not on a tool: no tool of the 2,023
+ * fails SCAN002 (checked below). This test allows it; it does not ask for it.
  */
-const DETECTOR_EXCEPTIONS = new Set([
-  "apple-docs/get_wwdc_video SCAN002",
-  "firebase/storage_upload_from_url SCAN002",
-  "knip/knip-docs SCAN002",
-  "postman/createCollection SCAN002",
-  "postman/putCollection SCAN002",
-  "resend/create-automation SCAN002",
-  "resend/update-automation SCAN002",
-  "ssh/sftp-upload SCAN002",
-  "ssh/sftp-upload-file SCAN002",
-]);
+const DETECTOR_EXCEPTIONS = new Set(["hevy/hevy SCAN002"]);
 
 /** True findings: each server claims less in an annotation than the tool does. */
 const TRUE_CONTRADICTIONS = ["mobile/mobile_terminate_app SCAN011", "ssh/read-command SCAN011"];
@@ -37,12 +28,14 @@ describeCorpus("real servers under permissive (real-servers-wide, one server at 
     const fails: string[] = [];
     let tools = 0;
     let sdkOpen = 0;
+    let toolScan002 = 0;
     for (const file of readdirSync(dir).filter((f) => f.endsWith(".json"))) {
       const report = scanTools(await loadToolDefs(join(dir, file)), PERMISSIVE_POLICY);
       tools += report.toolCount;
       for (const r of report.results) {
         for (const f of r.findings) {
           if (f.grade === "fail") fails.push(`${r.server}/${r.name} ${f.code}`);
+          if (f.code === "SCAN002" && r.kind === "tool") toolScan002++;
           if (f.code === "SCAN003" && f.message.includes("MCP SDK")) sdkOpen++;
         }
       }
@@ -50,6 +43,8 @@ describeCorpus("real servers under permissive (real-servers-wide, one server at 
     expect(tools).toBe(2023);
     const unique = [...new Set(fails)].sort();
     expect(unique.filter((f) => !DETECTOR_EXCEPTIONS.has(f))).toEqual(TRUE_CONTRADICTIONS);
+    // The detector flags none of the 2,023 tools, at any grade.
+    expect(toolScan002).toBe(0);
     // The open schemas the MCP SDK wrote itself are recognised as such (issue 13, item 5).
     expect(sdkOpen).toBeGreaterThan(150);
   });

@@ -71,6 +71,37 @@ describe("JSON output", () => {
       mixedReport(),
       scanTools([], PERMISSIVE_POLICY),
       scanTools([{ no: "name" }, { name: "get_x", inputSchema: "bad" }], PERMISSIVE_POLICY),
+      scanTools(
+        {
+          tools: [
+            {
+              definition: { name: "get_ok", inputSchema: closed },
+              source: "bad.json",
+              server: null,
+            },
+          ],
+          instructions: [],
+          sources: ["bad.json"],
+          problems: [
+            {
+              severity: "warning",
+              code: "INPUT_NOT_UTF8",
+              source: "bad.json",
+              message: "bad.json: not UTF-8 at byte 3",
+              offset: 3,
+            },
+          ],
+        },
+        PERMISSIVE_POLICY,
+      ),
+      // SCAN012 groups: a finding per tool with its `collisions`, capped and counted.
+      scanTools(
+        ["get_x", "GET_X", "get-x", "gеt_x", "get_x", "get_x", "get_x", "get_x"].map((name) => ({
+          name,
+          inputSchema: closed,
+        })),
+        PERMISSIVE_POLICY,
+      ),
     ];
     for (const report of reports) {
       const json = JSON.parse(formatJson(report));
@@ -187,6 +218,55 @@ describe("SARIF output", () => {
     });
     expect(memoryOnly.runs[0].results.length).toBeGreaterThan(0);
     expect(memoryOnly.runs[0].originalUriBaseIds).toBeUndefined();
+  });
+
+  it("puts a toxic flow and each tool on its legs on the line of that tool's name", () => {
+    // Tools with no finding of their own: their lines are found only because the flow's
+    // leg tools are among the names each file is searched for.
+    const text = [
+      "{",
+      ' "tools": [',
+      '  {"name": "fetch_url"},',
+      '  {"name": "read_file"},',
+      '  {"name": "send_email"}',
+      " ]",
+      "}",
+    ].join("\n");
+    const tool = (name: string, properties: Record<string, unknown>) => ({
+      definition: { name, inputSchema: { ...closed, properties } },
+      source: "tools.json",
+      server: name,
+    });
+    const report = scanTools(
+      {
+        tools: [
+          tool("fetch_url", { url: { type: "string", format: "uri" } }),
+          tool("read_file", {}),
+          tool("send_email", {}),
+        ],
+        instructions: [],
+        problems: [],
+        sources: ["tools.json"],
+      },
+      PERMISSIVE_POLICY,
+    );
+    expect(report.results.filter((r) => r.kind === "tool" && r.findings.length > 0)).toEqual([]);
+    const log = toSarif(report, { sourceRoot: process.cwd(), sourceText: () => text });
+    const flow = log.runs[0].results.find((r: { ruleId: string }) => r.ruleId === "SCAN014");
+    const lineOf = (name: string) => text.split("\n").findIndex((l) => l.includes(name)) + 1;
+    const legs = report.results.find((r) => r.kind === "flow")!.findings[0]!.flow!.legs;
+    const anchor = legs[legs.length - 1]!.tools[0]!.tool;
+    expect(flow.locations[0].physicalLocation.region.startLine).toBe(lineOf(anchor));
+    const related = flow.relatedLocations as {
+      physicalLocation: { region: { startLine: number } };
+      logicalLocations: { name: string }[];
+    }[];
+    expect(new Set(related.map((l) => l.logicalLocations[0]!.name))).toEqual(
+      new Set(["fetch_url", "read_file", "send_email"]),
+    );
+    for (const l of related) {
+      expect(l.physicalLocation.region.startLine).toBe(lineOf(l.logicalLocations[0]!.name));
+    }
   });
 
   it("on any source path: a relative reference inside the root, or an absolute file: URI", () => {

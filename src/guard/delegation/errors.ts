@@ -72,8 +72,24 @@ export type DelegationErrorCode =
   | "REGISTRY_IO"
   /** A registry limit was reached (chains per agent). */
   | "REGISTRY_FULL"
-  /** The SQLite registry needs `better-sqlite3`, which is not installed. */
+  /**
+   * The registry's store cannot be used: its driver (`better-sqlite3`, `pg`) is not
+   * installed, or its database cannot be reached (connection refused or lost, no
+   * connection within the timeout, a server shutting down). Every question is refused.
+   */
   | "REGISTRY_UNAVAILABLE"
+  /**
+   * Another process held the registry (its lock file, or SQLite's write lock) for longer
+   * than the registry waits, or a PostgreSQL statement timed out or kept failing to
+   * serialize; nothing was changed. Retry, or see which process holds it.
+   */
+  | "REGISTRY_BUSY"
+  /**
+   * A registry was given an unusable option (a timeout or pool size out of range, a bad
+   * connection), or its database refused it (login, database name, privileges, a schema
+   * behind this release with `migrate: false`).
+   */
+  | "REGISTRY_MISCONFIGURED"
   /** The DID.is service could not be reached (network failure or abort). */
   | "DIDIS_UNAVAILABLE"
   /** The DID.is service did not answer within the timeout. */
@@ -151,6 +167,7 @@ export class DelegationInvalidError extends DelegationError {
 /**
  * A registry could not be opened, read or written, or refused a chain. Codes
  * `REGISTRY_INVALID`, `REGISTRY_IO`, `REGISTRY_FULL`, `REGISTRY_UNAVAILABLE`,
+ * `REGISTRY_BUSY`, `REGISTRY_MISCONFIGURED`,
  * `DELEGATION_MALFORMED`, `DELEGATION_TOO_LARGE`, `DELEGATION_EMPTY`, `DELEGATION_TOO_LONG`.
  *
  * @example
