@@ -91,6 +91,7 @@ export const CONCEPTS = {
   FIELD: "a parameter or field named in prose: the remark field, a query parameter, the header",
   COPY_TO: "a copy sent on the side: BCC, CC, send a copy, forward a copy",
   TOOL_WORD: "the word for a tool: tool, tools, integration, server, plugin, connector",
+  EVERY_OTHER: "every tool but this one: any other, all other, every other, all the others",
   OTHERNESS: "a determiner of other things: other, another, any, every, competing, built-in",
   SOURCE: "where data is found: from the conversation, visible to you, on disk, you have seen",
   MODIFIER_AFTER: "a word that makes the noun before it a property, not the data: id, name, count",

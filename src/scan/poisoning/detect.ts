@@ -106,10 +106,7 @@ function collect(
   const t = norm === undefined ? text : norm.text;
   if (detectConcepts(t, site.kind, reading.tool, normalized, undefined, reading.param))
     reading.toolDependent = true;
-  if (
-    (literals === undefined || literals.allowsAny()) &&
-    !(globalThis as { __noPhrases?: boolean }).__noPhrases
-  ) {
+  if (literals === undefined || literals.allowsAny()) {
     // Phrase patterns are lower case and run on the lower-case twin (case-fold.ts); the
     // banner check and tool names quoted in a finding read the text's own case.
     const lower = foldCase(t);

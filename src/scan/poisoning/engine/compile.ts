@@ -7,6 +7,7 @@
  */
 import { CONCEPT_ID, type Concept } from "../concepts.js";
 import type { LanguageLexicon, WordConcept } from "../lexicon/types.js";
+import { DetectorDataError } from "./data-error.js";
 import { foldToken } from "./fold.js";
 
 /** One word of a phrase. */
@@ -43,10 +44,6 @@ export interface Matcher {
 }
 
 /** A lexicon phrase that cannot be compiled; thrown when the lexicons are loaded. */
-export class LexiconError extends Error {
-  override readonly name = "LexiconError";
-}
-
 const RUN_SCRIPT =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
 const STEM_HEAD = 4;
@@ -59,12 +56,12 @@ function readWord(raw: string, phrase: string): WordPattern {
   if (raw === "~") return { text: "", mode: 3 };
   if (raw.endsWith("*")) {
     const text = foldToken(raw.slice(0, -1));
-    if (text.length < STEM_HEAD) throw new LexiconError(`stem too short in "${phrase}"`);
+    if (text.length < STEM_HEAD) throw new DetectorDataError(`stem too short in "${phrase}"`);
     return { text, mode: 1 };
   }
   if (raw.startsWith("*")) {
     const text = foldToken(raw.slice(1));
-    if (text.length < SUFFIX_TAIL) throw new LexiconError(`suffix too short in "${phrase}"`);
+    if (text.length < SUFFIX_TAIL) throw new DetectorDataError(`suffix too short in "${phrase}"`);
     return { text, mode: 2 };
   }
   return { text: foldToken(raw), mode: 0 };
@@ -95,20 +92,21 @@ export function compileLexicons(lexicons: readonly LanguageLexicon[]): Matcher {
   for (const { language, lexicon } of lexicons) {
     for (const [tag, phrases] of Object.entries(lexicon) as [WordConcept, readonly string[]][]) {
       const concept = CONCEPT_ID[tag as Concept];
-      if (concept === undefined) throw new LexiconError(`unknown concept ${tag} in ${language}`);
+      if (concept === undefined)
+        throw new DetectorDataError(`unknown concept ${tag} in ${language}`);
       for (const phrase of phrases) {
         const lower = phrase.toLowerCase().normalize("NFKC");
         if (RUN_SCRIPT.test(lower)) {
-          if (/\s/.test(lower)) throw new LexiconError(`spaces in run phrase "${phrase}"`);
+          if (/\s/.test(lower)) throw new DetectorDataError(`spaces in run phrase "${phrase}"`);
           push(runs, lower[0]!, { concept, text: lower, language });
           longestRun = Math.max(longestRun, lower.length);
           continue;
         }
         const parts = lower.split(/[\s_'’-]+/).filter((w) => w !== "");
-        if (parts.length === 0) throw new LexiconError(`empty phrase in ${language}.${tag}`);
+        if (parts.length === 0) throw new DetectorDataError(`empty phrase in ${language}.${tag}`);
         const words = parts.map((w) => readWord(w, phrase));
         if (words[0]!.mode === 3 || words[words.length - 1]!.mode === 3)
-          throw new LexiconError(`a gap must sit between words in "${phrase}"`);
+          throw new DetectorDataError(`a gap must sit between words in "${phrase}"`);
         const entry: WordPhrase = { concept, words, language };
         const first = words[0]!;
         if (first.mode === 0) push(exact, first.text, entry);

@@ -10,6 +10,7 @@
  * acts inside a short quotation and destinations introduced as examples never count.
  */
 import { CONCEPT_ID, CONCEPT_LIST, type Concept } from "../concepts.js";
+import { DetectorDataError } from "./data-error.js";
 import type { Mention, Tagged } from "./tag.js";
 
 /** Where a text sits, as rules see it. */
@@ -71,10 +72,6 @@ export interface CompiledRule {
 }
 
 /** A rule that does not compile; raised when the signals are loaded. */
-export class SignalRuleError extends Error {
-  override readonly name = "SignalRuleError";
-}
-
 function readNeed(raw: string): Need {
   return raw.split("|").map((part) => {
     const polarity = part.endsWith("-!")
@@ -85,7 +82,7 @@ function readNeed(raw: string): Need {
     const name = part.slice(0, part.length - (polarity === "any" ? 0 : polarity.length));
     const concept = CONCEPT_ID[name as Concept];
     if (concept === undefined)
-      throw new SignalRuleError(`unknown concept "${name}" in need "${raw}"`);
+      throw new DetectorDataError(`unknown concept "${name}" in need "${raw}"`);
     return { concept, polarity };
   });
 }
@@ -100,7 +97,7 @@ function readNeed(raw: string): Need {
  * ```
  */
 export function compileRule(rule: ConceptRule): CompiledRule {
-  if (rule.all.length === 0) throw new SignalRuleError("a rule needs at least one concept");
+  if (rule.all.length === 0) throw new DetectorDataError("a rule needs at least one concept");
   return {
     all: rule.all.map(readNeed),
     none: (rule.none ?? []).map(readNeed),

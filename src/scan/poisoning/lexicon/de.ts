@@ -2742,6 +2742,15 @@ export const DE: Lexicon = {
     "dritter",
     "dritten",
   ],
+  EVERY_OTHER: [
+    "jedes andere",
+    "jeder anderen",
+    "jedem anderen",
+    "jedes anderen",
+    "allen anderen",
+    "alle anderen",
+    "aller anderen",
+  ],
   FIELD: [
     "feld",
     "das feld",

@@ -2187,6 +2187,16 @@ export const EN: Lexicon = {
     "the host s",
     "host",
   ],
+  EVERY_OTHER: [
+    "any other",
+    "all other",
+    "every other",
+    "all the other",
+    "any of the other",
+    "all others",
+    "any alternative",
+    "every alternative",
+  ],
   FIELD: [
     "parameter",
     "parameters",

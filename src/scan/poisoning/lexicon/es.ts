@@ -3085,6 +3085,14 @@ export const ES: Lexicon = {
     "las demás",
     "los demás",
   ],
+  EVERY_OTHER: [
+    "cualquier otra",
+    "cualquier otro",
+    "todas las demás",
+    "todos los demás",
+    "todas las otras",
+    "todos los otros",
+  ],
   FIELD: [
     "campo",
     "el campo",

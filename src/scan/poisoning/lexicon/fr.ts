@@ -2796,6 +2796,14 @@ export const FR: Lexicon = {
     "similaire",
     "similaires",
   ],
+  EVERY_OTHER: [
+    "tout autre",
+    "toute autre",
+    "tous les autres",
+    "toutes les autres",
+    "n importe quel autre",
+    "n importe quelle autre",
+  ],
   FIELD: [
     "champ",
     "le champ",

@@ -2527,6 +2527,14 @@ export const IT: Lexicon = {
     "simile",
     "simili",
   ],
+  EVERY_OTHER: [
+    "qualsiasi altro",
+    "qualsiasi altra",
+    "tutti gli altri",
+    "tutte le altre",
+    "ogni altro",
+    "ogni altra",
+  ],
   FIELD: ["campo", "il campo", "parametro", "argomento", "intestazione", "nota"],
   COPY_TO: ["ccn", "in copia"],
   TOOL_WORD: [

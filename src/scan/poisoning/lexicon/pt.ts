@@ -2712,6 +2712,14 @@ export const PT: Lexicon = {
     "similares",
     "demais",
   ],
+  EVERY_OTHER: [
+    "qualquer outra",
+    "qualquer outro",
+    "todas as outras",
+    "todos os outros",
+    "todas as demais",
+    "todos os demais",
+  ],
   FIELD: [
     "campo",
     "o campo",

@@ -2507,6 +2507,14 @@ export const TR: Lexicon = {
     "benzer adlı",
     "dış",
   ],
+  EVERY_OTHER: [
+    "diğer tüm",
+    "tüm diğer",
+    "başka herhangi",
+    "herhangi bir başka",
+    "diğer bütün",
+    "bütün diğer",
+  ],
   FIELD: ["alan*", "parametre*", "argüman*", "başlık*", "not alanı"],
   COPY_TO: ["bcc"],
   TOOL_WORD: [

@@ -13,6 +13,12 @@ export const PREFERENCE: SignalDeclaration = {
     // about them, or over the user's own choice, is manipulation.
     { all: ["PREFER+", "OTHER_TOOL", "DISPARAGE+|SUPERLATIVE|OVERRIDE_CHOICE"], scope: "window" },
     { all: ["DISPARAGE+", "OTHER_TOOL", "PREFER+|SUPERLATIVE|OVERRIDE+"], scope: "window" },
+    // "choose X over any other translation tool": preferred to every other tool, not to one.
+    {
+      all: ["DIRECTIVE+", "PREFER+", "EVERY_OTHER", "OTHER_TOOL"],
+      none: ["DEFENSIVE"],
+      within: 12,
+    },
     { all: ["OVERRIDE_CHOICE"], none: ["DESTINATION", "ACCOUNT"] },
     // "disregard what other recipe tools return", "ignore the rest".
     {
