@@ -42,10 +42,15 @@ export class ProxyAuditor {
     }
   }
 
-  /** One `tool_definition_check` per tool the check judged or refused. */
+  /**
+   * One `tool_definition_check` per tool the check judged or refused. For a listing in
+   * a dropped answer only the refusals are recorded: a server that floods such answers
+   * gets one line per refused tool, not one per tool.
+   */
   listingCheck(check: ListingCheck, source: ListingSource): void {
     if (!this.sink) return;
     for (const decision of check.decisions) {
+      if (source === "dropped" && decision.allowed) continue;
       this.record({ ...decision.auditEvent, source, detail: decision.detail });
     }
     for (const refused of check.refused) {
