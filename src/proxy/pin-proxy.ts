@@ -171,7 +171,10 @@ class PinProxy {
     return done;
   }
 
-  /** The server never started: answer what the client asks meanwhile (its `initialize`, usually) with the reason, then stop. */
+  /**
+   * The server never started: answer what the client asks meanwhile (its `initialize`,
+   * usually) with the reason, then stop.
+   */
   private answerStartFailure(error: ProxyError): void {
     this.client.start({
       message: ({ message }) => {
@@ -191,9 +194,10 @@ class PinProxy {
     if (this.stopping) return;
     const { message } = received;
     if (Array.isArray(message)) {
+      // Batches would let a tools/call slip past per-message checks: refuse them whole.
       for (const item of message) {
-        if (messageKind(item) === "request")
-          this.toClient(batchRefusal((item as JsonRpcMessage).id));
+        if (messageKind(item) !== "request") continue;
+        this.toClient(batchRefusal((item as JsonRpcMessage).id));
       }
       return;
     }
