@@ -14,7 +14,7 @@ import {
 } from "./json-rpc.js";
 
 /** Why a server's answer was replaced by an error. */
-export type WithheldReason = "id_reused" | "duplicate_member";
+export type WithheldReason = "id_reused" | "duplicate_id";
 
 /**
  * A `tools/call` the pins do not admit: a tool result with `isError`, which a model reads.
@@ -95,7 +95,7 @@ export function reusedCallRefusal(id: unknown): JsonRpcMessage {
  * @example
  * ```ts
  * import { withheldAnswer } from "./proxy-answers.js";
- * console.log(withheldAnswer(6, "tools/call", "duplicate_member").error.code); // -32603
+ * console.log(withheldAnswer(6, "tools/call", "duplicate_id").error.code); // -32603
  * ```
  */
 export function withheldAnswer(
@@ -106,7 +106,7 @@ export function withheldAnswer(
   const why =
     reason === "id_reused"
       ? "the client sent another request with the same id while this one was waiting"
-      : "it names a top-level member twice, so clients could read it differently";
+      : "it names its id twice, so clients could read it as the answer to another request";
   return errorResponse(
     id,
     RPC_INTERNAL_ERROR,

@@ -23,7 +23,7 @@ import type { JsonRpcId } from "./json-rpc.js";
 
 /** The readings of one id that {@link InFlightRequests} compares. */
 interface IdReadings {
-  /** The exact form and every numeric value some client reads the id as. */
+  /** The exact form (first) and every numeric value some client reads the id as. */
   values: string[];
   /** Numbers a prefix parser extracts from it, when they are not already values. */
   prefixes: string[];
@@ -51,17 +51,20 @@ function numberKey(value: number): string {
   return `n:${String(value)}`;
 }
 
+const NO_READINGS: string[] = [];
+
 function readId(id: JsonRpcId): IdReadings {
+  if (typeof id === "number") {
+    // The ids most clients send: one reading, and no allocation past it.
+    const prefixes = Number.isInteger(id) ? NO_READINGS : [numberKey(Math.trunc(id))];
+    return { values: [numberKey(id)], prefixes };
+  }
   const values = new Set<string>([exactIdKey(id)]);
   const prefixes = new Set<string>();
-  if (typeof id === "number") {
-    if (!Number.isInteger(id) && Number.isFinite(id)) prefixes.add(numberKey(Math.trunc(id)));
-  } else {
-    addNumber(values, Number(id));
-    addNumber(values, pythonInt(id));
-    addNumber(prefixes, Number.parseInt(id, 10));
-    addNumber(prefixes, Number.parseFloat(id));
-  }
+  addNumber(values, Number(id));
+  addNumber(values, pythonInt(id));
+  addNumber(prefixes, Number.parseInt(id, 10));
+  addNumber(prefixes, Number.parseFloat(id));
   for (const value of values) prefixes.delete(value);
   return { values: [...values], prefixes: [...prefixes] };
 }
@@ -132,7 +135,7 @@ export class InFlightRequests<T> {
       }
       return conflicts;
     }
-    this.byId.set(exactIdKey(id), { entry, readings });
+    this.byId.set(readings.values[0]!, { entry, readings });
     count(this.values, readings.values, 1);
     count(this.prefixes, readings.prefixes, 1);
     return [];

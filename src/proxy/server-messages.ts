@@ -8,7 +8,7 @@
  * and audited, since some client could take it for the answer to a request it is
  * waiting on or about to send. A `tools/list` answer is filtered to the admitted tools;
  * an answer that could be read as the answer to another request (the client reused its
- * id, or the text names a top-level member twice) is replaced by an error. A listing
+ * id, or the text names `id` twice at its top level) is replaced by an error. A listing
  * inside an answer that does not reach the client is judged too: what the pins refuse
  * in it is closed for the session.
  */
@@ -126,8 +126,8 @@ export class ServerMessages {
     }
     const withheld: WithheldReason | undefined = request.reused
       ? "id_reused"
-      : detectDuplicateMember(received.raw) !== undefined
-        ? "duplicate_member"
+      : detectDuplicateMember(received.raw, "id")
+        ? "duplicate_id"
         : undefined;
     if (withheld !== undefined) {
       this.withhold(request, m, withheld);

@@ -159,7 +159,7 @@ describe("airlock proxy against a server that answers under ids the client did n
       const answer = await proxy.next((m) => m.id === 11);
       expect(answer.result).toBeUndefined();
       expect(String((answer.error as { message: string }).message)).toMatch(
-        /^AIRLOCK_BLOCK: the server's answer to "tools\/call" was withheld: it names a top-level member twice/,
+        /^AIRLOCK_BLOCK: the server's answer to "tools\/call" was withheld: it names its id twice/,
       );
     } finally {
       proxy.child.stdin.end();
