@@ -151,10 +151,22 @@ export class ToolListingDriftError extends AirlockError {
 
 /** Codes of {@link PinFileError}. */
 export type PinFileErrorCode =
+  /** Not UTF-8, not JSON, or JSON that is not a pin file (unknown fields, bad digests...). */
   | "PIN_FILE_INVALID"
+  /** A key appears twice in one object (JSON readers would silently keep one copy). */
+  | "PIN_FILE_DUPLICATE_KEY"
+  /** Another format version. */
   | "PIN_FILE_VERSION"
+  /** Missing, not a regular file, over the size limit, or cannot be read or written. */
   | "PIN_FILE_UNREADABLE"
-  | "PIN_FILE_UNKNOWN_SERVER";
+  /** The file has no such server section, or several and none was named. */
+  | "PIN_FILE_UNKNOWN_SERVER"
+  /** Another writer held the pin file's lock past the timeout; nothing was written. */
+  | "PIN_FILE_LOCKED"
+  /** The section under review changed on disk since it was read; nothing was written. */
+  | "PIN_FILE_CONFLICT"
+  /** A bad option (e.g. a lock timeout that is not a positive integer). */
+  | "PIN_FILE_MISCONFIGURED";
 
 /**
  * A pin file could not be read, parsed or used. Never yields an empty guard.

@@ -1,6 +1,7 @@
-import { readFile } from "node:fs/promises";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { AirlockError } from "../errors.js";
+import { readBoundedFile } from "../lib/bounded-read.js";
+import { strictUtf8Text } from "../lib/utf8.js";
 import { toolPageSource } from "../mcp/tool-page-source.js";
 import { collectToolPages } from "../mcp/tool-pages.js";
 import { VERSION } from "./version.js";
@@ -164,18 +165,14 @@ export async function listToolsFrom(
 const MAX_LISTING_FILE_BYTES = 64 * 1024 * 1024;
 
 async function readSavedListing(path: string): Promise<ListedTools> {
-  let text: string;
-  try {
-    const buffer = await readFile(path);
-    if (buffer.length > MAX_LISTING_FILE_BYTES) {
-      throw new Error(`larger than ${MAX_LISTING_FILE_BYTES} bytes`);
-    }
-    text = buffer.toString("utf8");
-  } catch (cause) {
-    throw new ToolSourceError("SOURCE_FILE", `cannot read ${path}: ${(cause as Error).message}`, {
-      cause,
-    });
+  const read = await readBoundedFile(path, MAX_LISTING_FILE_BYTES);
+  // The definitions are pinned as read: bytes decoded as U+FFFD would pin something no
+  // server sends.
+  const decoded = read.ok ? strictUtf8Text(read.bytes) : read;
+  if (!decoded.ok) {
+    throw new ToolSourceError("SOURCE_FILE", `cannot read ${path}: ${decoded.reason}`);
   }
+  const text = decoded.text;
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { AirlockError } from "../errors.js";
+import { readBoundedFileSync } from "../lib/bounded-read.js";
+import { strictUtf8Text } from "../lib/utf8.js";
 
 /** The MCP clients whose configuration files airlock reads. */
 export type ClientKind = "claude-desktop" | "claude-code" | "cursor" | "vscode" | "unknown";
@@ -132,18 +133,25 @@ export function clientKindOf(path: string): ClientKind {
  * ```
  */
 export function readClientConfig(path: string, kind?: ClientKind): ClientConfig {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (cause) {
+  const read = readBoundedFileSync(path, MAX_CLIENT_CONFIG_BYTES);
+  if (!read.ok) {
     throw new ClientConfigError(
       "CLIENT_CONFIG_UNREADABLE",
-      `cannot read ${path}: ${(cause as Error).message}`,
-      { cause },
+      `cannot read ${path}: ${read.reason}`,
+      read.cause === undefined ? undefined : { cause: read.cause },
     );
   }
-  return parseClientConfig(text, path, kind);
+  // The commands and URLs a config names are run and reached: bytes read as U+FFFD
+  // would name something else than the file does.
+  const text = strictUtf8Text(read.bytes);
+  if (!text.ok) {
+    throw new ClientConfigError("CLIENT_CONFIG_INVALID", `${path} is ${text.reason}`);
+  }
+  return parseClientConfig(text.text, path, kind);
 }
+
+/** Largest client config read (bytes); `~/.claude.json` keeps history and can be large. */
+const MAX_CLIENT_CONFIG_BYTES = 64 * 1024 * 1024;
 
 /**
  * Parse a client config: `mcpServers` (Claude Desktop, Claude Code, Cursor), `servers`

@@ -11,7 +11,9 @@
  * `Authorization: Bearer <token>` (else 401, before anything is read or answered). It
  * listens on 127.0.0.1 by default, and refuses an address other machines can reach
  * unless tokens are set (or `allowUnauthenticated`, for a server behind an
- * authenticating proxy).
+ * authenticating proxy). No request can stop it: a target that is not a URL is 400, and an
+ * error nothing else handles is 500 (and logged). Slow or idle connections are closed by
+ * the timeouts of `didis-server-limits.ts`.
  *
  * @module
  */
@@ -23,6 +25,18 @@ import { SignatureCache, verifyDelegation } from "./delegation/verify.js";
 import { didMethod } from "./did/did-key.js";
 import type { DidResolver } from "./did/resolver.js";
 import { bearerAuthenticator, isLoopbackHost } from "./didis-auth.js";
+import {
+  answerLastResort,
+  badRequest,
+  type DidisErrorLogger,
+  HttpProblem,
+  logToStderr,
+  parseRequestTarget,
+  readJson,
+  send,
+  sendProblem,
+} from "./didis-http.js";
+import { type DidisServerLimits, readServerLimits } from "./didis-server-limits.js";
 import { localVerifier } from "./local-verifier.js";
 import type { DelegationRegistry } from "./registry/registry.js";
 
@@ -48,86 +62,11 @@ export interface DidisServerOptions {
    * without one of them gets 401. Each 16 to 512 characters. Default: no authentication.
    */
   tokens?: readonly string[];
-}
-
-const PROBLEM_BASE = "https://agent-airlock.dev/problems/";
-
-class HttpProblem extends Error {
-  constructor(
-    readonly status: number,
-    readonly type: string,
-    readonly title: string,
-    readonly detail: string,
-  ) {
-    super(detail);
-  }
-}
-
-function send(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  contentType = "application/json",
-  headers: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "content-type": contentType,
-    "content-length": Buffer.byteLength(text),
-    "cache-control": "no-store",
-    ...headers,
-  });
-  res.end(text);
-}
-
-function sendProblem(
-  res: ServerResponse,
-  p: HttpProblem,
-  instance: string,
-  headers: Record<string, string> = {},
-): void {
-  send(
-    res,
-    p.status,
-    {
-      type: `${PROBLEM_BASE}${p.type}`,
-      title: p.title,
-      status: p.status,
-      detail: p.detail,
-      instance,
-    },
-    "application/problem+json",
-    headers,
-  );
-}
-
-function badRequest(detail: string, type = "bad-request"): HttpProblem {
-  return new HttpProblem(400, type, "Bad Request", detail);
-}
-
-async function readJson(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of req) {
-    total += (chunk as Buffer).length;
-    if (total > limit)
-      throw new HttpProblem(
-        413,
-        "body-too-large",
-        "Payload Too Large",
-        `the body is larger than ${limit} bytes`,
-      );
-    chunks.push(chunk as Buffer);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  } catch {
-    throw badRequest("the body is not JSON", "invalid-json");
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw badRequest("the body must be a JSON object");
-  return value as Record<string, unknown>;
+  /**
+   * Called with every error no other handler took (the caller got a 500). Default: one
+   * line on stderr. An exception it throws is ignored.
+   */
+  onError?: DidisErrorLogger;
 }
 
 function requireDid(value: unknown, name: string): string {
@@ -138,6 +77,181 @@ function requireDid(value: unknown, name: string): string {
     throw badRequest(`${name} is not a DID`);
   }
   return value;
+}
+
+/** The answer to an error a route threw on purpose; undefined for any other error. */
+function problemOf(err: unknown): HttpProblem | undefined {
+  if (err instanceof HttpProblem) return err;
+  if (err instanceof DelegationError && err.code === "REGISTRY_FULL") {
+    return new HttpProblem(409, "registry-full", "Conflict", err.message);
+  }
+  if (err instanceof DelegationError && err.code.startsWith("REGISTRY")) {
+    return new HttpProblem(503, "registry-unavailable", "Service Unavailable", err.message);
+  }
+  return undefined;
+}
+
+/** What every request of one handler shares, read once from its options. */
+interface HandlerSettings {
+  readonly registry: DelegationRegistry;
+  readonly authenticated: ((authorization: string | undefined) => boolean) | undefined;
+  readonly allowList: readonly string[] | undefined;
+  readonly clock: () => number;
+  readonly limit: number;
+  readonly onError: DidisErrorLogger;
+  /** What every verification is given: the shared signature cache and the chain options. */
+  readonly common: {
+    signatureCache: SignatureCache;
+    skewSeconds?: number;
+    maxLength?: number;
+    resolver?: DidResolver;
+  };
+}
+
+function readHandlerSettings(options: DidisServerOptions): HandlerSettings {
+  return Object.freeze({
+    registry: options.registry,
+    authenticated: options.tokens === undefined ? undefined : bearerAuthenticator(options.tokens),
+    allowList: options.trustedRoots ? [...options.trustedRoots] : undefined,
+    clock: options.clock ?? Date.now,
+    limit: options.maxBodyBytes ?? 256 * 1024,
+    onError: options.onError ?? logToStderr,
+    common: {
+      // Shared by every request: a did:key signature that verified once stays verified.
+      signatureCache: new SignatureCache(),
+      ...(options.skewSeconds !== undefined && { skewSeconds: options.skewSeconds }),
+      ...(options.maxLength !== undefined && { maxLength: options.maxLength }),
+      ...(options.resolver !== undefined && { resolver: options.resolver }),
+    },
+  });
+}
+
+/** verify-tool and authorize: may `agentIn` use `toolIn` under `rootIn`? */
+async function answerTool(s: HandlerSettings, agentIn: unknown, toolIn: unknown, rootIn: unknown) {
+  const agent = requireDid(agentIn, "agent");
+  const root = requireDid(rootIn, "root");
+  if (typeof toolIn !== "string") throw badRequest("tool is required (an exact capability)");
+  try {
+    parseCapability(toolIn);
+  } catch (err) {
+    if (err instanceof CapabilityError) throw badRequest(err.message, "invalid-capability");
+    throw err;
+  }
+  const tool = toolIn;
+  if (s.allowList && !s.allowList.includes(root)) {
+    return {
+      agent,
+      tool,
+      root,
+      decision: "DENY",
+      reason: `root ${root} is not trusted by this server`,
+    };
+  }
+  const verifier = localVerifier({
+    registry: s.registry,
+    trustedRoots: [root],
+    clock: s.clock,
+    ...s.common,
+  });
+  const result = await verifier.verifyTool({ agent, capability: tool, root });
+  return { agent, tool, ...result, root };
+}
+
+/** verify-delegation: the verification result, and the chain registered when asked and valid. */
+async function answerDelegation(s: HandlerSettings, body: Record<string, unknown>) {
+  const asked = body.trustedRoots;
+  if (!Array.isArray(asked) || asked.length === 0 || !asked.every((r) => typeof r === "string")) {
+    throw badRequest("trustedRoots must be a non-empty array of DIDs");
+  }
+  const roots = s.allowList ? asked.filter((r) => s.allowList!.includes(r)) : asked;
+  const agent = body.agent === undefined ? undefined : requireDid(body.agent, "agent");
+  const result = await verifyDelegation(body.chain, {
+    trustedRoots: roots,
+    now: new Date(s.clock()),
+    isRevoked: (jti) => s.registry.isRevoked(jti),
+    ...(agent !== undefined && { agent }),
+    ...s.common,
+  });
+  if (body.register === true && result.status === "VALID") {
+    // Answered only once the registry has stored it (for the file registry: on disk).
+    const record = await s.registry.register(body.chain as string[]);
+    return { ...result, registered: true, id: record.id };
+  }
+  return { ...result, registered: false };
+}
+
+async function route(s: HandlerSettings, req: IncomingMessage, url: URL): Promise<unknown> {
+  const path = url.pathname.replace(/\/+$/, "");
+  const only = (allowed: string) => {
+    if ((req.method ?? "GET") !== allowed) {
+      throw new HttpProblem(
+        405,
+        "method-not-allowed",
+        "Method Not Allowed",
+        `use ${allowed} for ${path}`,
+      );
+    }
+  };
+  switch (path) {
+    case "/v1/agents/verify-tool": {
+      only("GET");
+      const q = url.searchParams;
+      const param = (name: string) => q.get(name) ?? undefined;
+      return answerTool(s, param("agent"), param("tool"), param("root"));
+    }
+    case "/v1/agents/authorize": {
+      only("POST");
+      const body = await readJson(req, s.limit);
+      return answerTool(s, body.agent, body.tool ?? body.capability, body.root);
+    }
+    case "/v1/agents/verify-delegation":
+      only("POST");
+      return answerDelegation(s, await readJson(req, s.limit));
+    case "/v1/mcp/inspect":
+      only("GET");
+      throw new HttpProblem(
+        501,
+        "not-implemented",
+        "Not Implemented",
+        "this server does not inspect MCP endpoints (it never fetches URLs it is given)",
+      );
+    default:
+      throw new HttpProblem(404, "not-found", "Not Found", `no endpoint ${path}`);
+  }
+}
+
+async function answer(s: HandlerSettings, req: IncomingMessage, res: ServerResponse) {
+  const url = parseRequestTarget(req.url);
+  if (url === undefined) {
+    // A malformed request line, like the ones Node's parser answers 400 itself: it says
+    // nothing about this server, so it needs no token.
+    return sendProblem(
+      res,
+      badRequest("the request target is not a path on this server", "invalid-target"),
+      "/",
+    );
+  }
+  if (s.authenticated !== undefined && !s.authenticated(req.headers.authorization)) {
+    // Before routing: an unauthenticated caller learns nothing, not even which paths exist.
+    return sendProblem(
+      res,
+      new HttpProblem(
+        401,
+        "unauthorized",
+        "Unauthorized",
+        "send Authorization: Bearer <token> with a token this server was given",
+      ),
+      url.pathname,
+      { "www-authenticate": 'Bearer realm="agent-airlock"' },
+    );
+  }
+  try {
+    send(res, 200, await route(s, req, url));
+  } catch (err) {
+    const problem = problemOf(err);
+    if (problem === undefined) answerLastResort(res, err, s.onError);
+    else sendProblem(res, problem, url.pathname);
+  }
 }
 
 /**
@@ -154,155 +268,17 @@ function requireDid(value: unknown, name: string): string {
 export function createDidisHandler(
   options: DidisServerOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const { registry } = options;
-  const authenticated =
-    options.tokens === undefined ? undefined : bearerAuthenticator(options.tokens);
-  const allowList = options.trustedRoots ? [...options.trustedRoots] : undefined;
-  const clock = options.clock ?? Date.now;
-  const limit = options.maxBodyBytes ?? 256 * 1024;
-  // Shared by every request: a did:key signature that verified once stays verified.
-  const signatureCache = new SignatureCache();
-  const common = {
-    signatureCache,
-    ...(options.skewSeconds !== undefined && { skewSeconds: options.skewSeconds }),
-    ...(options.maxLength !== undefined && { maxLength: options.maxLength }),
-    ...(options.resolver !== undefined && { resolver: options.resolver }),
-  };
-
-  async function answerTool(agentIn: unknown, toolIn: unknown, rootIn: unknown) {
-    const agent = requireDid(agentIn, "agent");
-    const root = requireDid(rootIn, "root");
-    if (typeof toolIn !== "string") throw badRequest("tool is required (an exact capability)");
-    try {
-      parseCapability(toolIn);
-    } catch (err) {
-      if (err instanceof CapabilityError) throw badRequest(err.message, "invalid-capability");
-      throw err;
-    }
-    const tool = toolIn;
-    if (allowList && !allowList.includes(root)) {
-      return {
-        agent,
-        tool,
-        root,
-        decision: "DENY",
-        reason: `root ${root} is not trusted by this server`,
-      };
-    }
-    const verifier = localVerifier({ registry, trustedRoots: [root], clock, ...common });
-    const result = await verifier.verifyTool({ agent, capability: tool, root });
-    return { agent, tool, ...result, root };
-  }
-
-  async function route(req: IncomingMessage, url: URL): Promise<[number, unknown]> {
-    const path = url.pathname.replace(/\/+$/, "");
-    const method = req.method ?? "GET";
-    const only = (allowed: string) => {
-      if (method !== allowed)
-        throw new HttpProblem(
-          405,
-          "method-not-allowed",
-          "Method Not Allowed",
-          `use ${allowed} for ${path}`,
-        );
-    };
-    switch (path) {
-      case "/v1/agents/verify-tool": {
-        only("GET");
-        const q = url.searchParams;
-        return [
-          200,
-          await answerTool(
-            q.get("agent") ?? undefined,
-            q.get("tool") ?? undefined,
-            q.get("root") ?? undefined,
-          ),
-        ];
-      }
-      case "/v1/agents/authorize": {
-        only("POST");
-        const body = await readJson(req, limit);
-        return [200, await answerTool(body.agent, body.tool ?? body.capability, body.root)];
-      }
-      case "/v1/agents/verify-delegation": {
-        only("POST");
-        const body = await readJson(req, limit);
-        const asked = body.trustedRoots;
-        if (
-          !Array.isArray(asked) ||
-          asked.length === 0 ||
-          !asked.every((r) => typeof r === "string")
-        ) {
-          throw badRequest("trustedRoots must be a non-empty array of DIDs");
-        }
-        const roots = allowList ? asked.filter((r) => allowList.includes(r)) : asked;
-        const agent = body.agent === undefined ? undefined : requireDid(body.agent, "agent");
-        const result = await verifyDelegation(body.chain, {
-          trustedRoots: roots,
-          now: new Date(clock()),
-          isRevoked: (jti) => registry.isRevoked(jti),
-          ...(agent !== undefined && { agent }),
-          ...common,
-        });
-        if (body.register === true && result.status === "VALID") {
-          const record = await registry.register(body.chain as string[]);
-          return [200, { ...result, registered: true, id: record.id }];
-        }
-        return [200, { ...result, registered: false }];
-      }
-      case "/v1/mcp/inspect":
-        only("GET");
-        throw new HttpProblem(
-          501,
-          "not-implemented",
-          "Not Implemented",
-          "this server does not inspect MCP endpoints (it never fetches URLs it is given)",
-        );
-      default:
-        throw new HttpProblem(404, "not-found", "Not Found", `no endpoint ${path}`);
-    }
-  }
-
+  const settings = readHandlerSettings(options);
+  // The listener's one exit: whatever answering throws ends in the last resort, never in
+  // an uncaught exception or unhandled rejection (either would stop the process).
   return (req, res) => {
-    const url = new URL(req.url ?? "/", "http://localhost");
-    if (authenticated !== undefined && !authenticated(req.headers.authorization)) {
-      // Before routing: an unauthenticated caller learns nothing, not even which paths exist.
-      return sendProblem(
-        res,
-        new HttpProblem(
-          401,
-          "unauthorized",
-          "Unauthorized",
-          "send Authorization: Bearer <token> with a token this server was given",
-        ),
-        url.pathname,
-        { "www-authenticate": 'Bearer realm="agent-airlock"' },
+    try {
+      answer(settings, req, res).catch((err: unknown) =>
+        answerLastResort(res, err, settings.onError),
       );
+    } catch (err) {
+      answerLastResort(res, err, settings.onError);
     }
-    route(req, url)
-      .then(([status, body]) => send(res, status, body))
-      .catch((err: unknown) => {
-        if (err instanceof HttpProblem) return sendProblem(res, err, url.pathname);
-        if (err instanceof DelegationError && err.code === "REGISTRY_FULL") {
-          return sendProblem(
-            res,
-            new HttpProblem(409, "registry-full", "Conflict", err.message),
-            url.pathname,
-          );
-        }
-        if (err instanceof DelegationError && err.code.startsWith("REGISTRY")) {
-          return sendProblem(
-            res,
-            new HttpProblem(503, "registry-unavailable", "Service Unavailable", err.message),
-            url.pathname,
-          );
-        }
-        sendProblem(
-          res,
-          new HttpProblem(500, "internal", "Internal Server Error", "the server could not answer"),
-          url.pathname,
-        );
-      });
   };
 }
 
@@ -315,8 +291,19 @@ export interface RunningDidisServer {
   close(): Promise<void>;
 }
 
+/** Options of {@link startDidisServer}: the handler's, where to listen, and the connection limits. */
+export interface StartDidisServerOptions extends DidisServerOptions, DidisServerLimits {
+  /** Address to listen on (default `127.0.0.1`). Any other needs `tokens` or `allowUnauthenticated`. */
+  host?: string;
+  /** Port (default 0: a free one). */
+  port?: number;
+  /** Listen on an address other machines can reach with no tokens (behind an authenticating proxy). */
+  allowUnauthenticated?: boolean;
+}
+
 /**
- * Start the service on `host:port` (default `127.0.0.1`, port 0 picks a free one).
+ * Start the service on `host:port` (default `127.0.0.1`, port 0 picks a free one), with
+ * the connection limits of {@link DidisServerLimits}.
  *
  * @example
  * ```ts
@@ -327,14 +314,10 @@ export interface RunningDidisServer {
  * ```
  */
 export async function startDidisServer(
-  options: DidisServerOptions & {
-    host?: string;
-    port?: number;
-    /** Listen on an address other machines can reach with no tokens (behind an authenticating proxy). */
-    allowUnauthenticated?: boolean;
-  },
+  options: StartDidisServerOptions,
 ): Promise<RunningDidisServer> {
   const host = options.host ?? "127.0.0.1";
+  const limits = readServerLimits(options);
   if (
     options.tokens === undefined &&
     !isLoopbackHost(host) &&
@@ -345,9 +328,18 @@ export async function startDidisServer(
       `refusing to listen on ${host} without authentication: anyone who can reach it could register chains and ask about agents. Give tokens, listen on 127.0.0.1, or set allowUnauthenticated behind an authenticating proxy`,
     );
   }
-  const server = createServer(createDidisHandler(options));
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 15_000;
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // Node checks the two timeouts above only this often (30 s by default), so a
+      // half-open connection would outlive headersTimeout by up to that much.
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
+    createDidisHandler(options),
+  );
+  server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {

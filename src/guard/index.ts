@@ -38,7 +38,15 @@ export { type DidWebResolverOptions, didWebResolver, didWebUrl } from "./did/did
 export * from "./did/keys.js";
 export * from "./did/resolver.js";
 export * from "./didis-client.js";
+export type { DidisErrorLogger } from "./didis-http.js";
 export * from "./didis-server.js";
+export {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type DidisServerLimits,
+} from "./didis-server-limits.js";
 export * from "./didis-verifier.js";
 export {
   TOOL_GUARD_ERROR_CODES,

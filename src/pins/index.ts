@@ -25,10 +25,16 @@ export {
   parsePinFile,
   pinFileFromGuard,
   pinFileServerName,
-  readPinFile,
   serializePinFile,
-  writePinFile,
 } from "./pin-file.js";
+export {
+  DEFAULT_PIN_FILE_LOCK_TIMEOUT_MS,
+  type PinFileUpdate,
+  type PinFileWriteOptions,
+  readPinFile,
+  updatePinFile,
+  writePinFile,
+} from "./pin-file-io.js";
 export type {
   ListingCheck,
   PinAuditEvent,

@@ -1,7 +1,12 @@
-import { randomBytes } from "node:crypto";
-import { readFile, rename, rm, writeFile } from "node:fs/promises";
+/**
+ * The pin file format: its types, strict parsing, deterministic text, and the step
+ * between a file and a pin guard. Reading and writing on disk (size cap, locking, atomic
+ * replacement) is in pin-file-io.ts.
+ */
 import { pythonCanonicalJson } from "../canonical/python-json.js";
 import { AirlockError, PinFileError } from "../errors.js";
+import { findDuplicateKey } from "../lib/json-duplicate-key.js";
+import { truncateText } from "../lib/truncate.js";
 import { ToolDefinitionPinGuard } from "./guard.js";
 import type { PinVersion, ToolDefinition } from "./types.js";
 
@@ -87,8 +92,8 @@ function invalid(message: string, cause?: unknown): never {
 
 /**
  * Parse and check the text of a pin file. Every stored definition must hash to its
- * digest. A corrupt or wrong-version file throws {@link PinFileError}; it never yields
- * an empty guard.
+ * digest, and no object may hold a key twice (`PIN_FILE_DUPLICATE_KEY`). A corrupt or
+ * wrong-version file throws {@link PinFileError}; it never yields an empty guard.
  *
  * @example
  * ```ts
@@ -104,6 +109,28 @@ export function parsePinFile(text: string): PinFile {
   } catch (err) {
     invalid(`not JSON (${(err as Error).message})`, err);
   }
+  const duplicate = findDuplicateKey(text);
+  if (duplicate !== null) {
+    const where = duplicate.pointer === "" ? "the top level" : truncateText(duplicate.pointer, 200);
+    throw new PinFileError(
+      "PIN_FILE_DUPLICATE_KEY",
+      `pin file: key ${truncateText(JSON.stringify(duplicate.key), 100)} appears twice in ${where} (second at line ${duplicate.line}, column ${duplicate.column}); a JSON reader keeps one copy and drops the other, so the file has no single meaning: remove one copy by hand and review what is left`,
+    );
+  }
+  return readPinFileValue(data);
+}
+
+/**
+ * The checks of {@link parsePinFile} on a parsed JSON value (no duplicate-key check: a
+ * value has none). Internal: for text this module serialised itself.
+ *
+ * @example
+ * ```ts
+ * import { readPinFileValue } from "./pin-file.js";
+ * console.log(readPinFileValue({ version: 1, servers: {} }).servers); // {}
+ * ```
+ */
+export function readPinFileValue(data: unknown): PinFile {
   if (!isRecord(data)) invalid("the top level must be an object");
   if (!Object.hasOwn(data, "version")) invalid('missing "version"');
   if (data.version !== PIN_FILE_VERSION) {
@@ -198,73 +225,6 @@ function sortedDeep(value: unknown): unknown {
  */
 export function serializePinFile(file: PinFile): string {
   return `${JSON.stringify(sortedDeep(file), null, 2)}\n`;
-}
-
-/**
- * Read and check a pin file. A missing or unreadable file is `PIN_FILE_UNREADABLE`.
- *
- * @example
- * ```ts
- * import { guardFromPinFile, readPinFile } from "agent-airlock";
- * const guard = guardFromPinFile(await readPinFile("airlock.pins.json"), { server: "weather" });
- * ```
- */
-export async function readPinFile(path: string): Promise<PinFile> {
-  let text: string;
-  try {
-    const bytes = await readFile(path);
-    if (bytes.length > MAX_PIN_FILE_BYTES) {
-      throw new PinFileError(
-        "PIN_FILE_UNREADABLE",
-        `pin file ${path}: larger than ${MAX_PIN_FILE_BYTES} bytes`,
-      );
-    }
-    text = bytes.toString("utf8");
-  } catch (err) {
-    if (err instanceof PinFileError) throw err;
-    throw new PinFileError("PIN_FILE_UNREADABLE", `pin file ${path}: ${(err as Error).message}`, {
-      cause: err,
-    });
-  }
-  try {
-    return parsePinFile(text);
-  } catch (err) {
-    if (err instanceof PinFileError) {
-      throw new PinFileError(err.code, err.message.replace(/^pin file:/, `pin file ${path}:`), {
-        cause: err.cause,
-      });
-    }
-    throw err;
-  }
-}
-
-/**
- * Write a pin file atomically (a temporary file renamed over the target), so a reader
- * never sees half a file.
- *
- * @example
- * ```ts
- * import { ToolDefinitionPinGuard, pinFileFromGuard, writePinFile } from "agent-airlock";
- * const guard = new ToolDefinitionPinGuard();
- * guard.approve({ name: "add", description: "Add two numbers" });
- * await writePinFile("airlock.pins.json", pinFileFromGuard(guard, { server: "calculator" }));
- * ```
- */
-export async function writePinFile(path: string, file: PinFile): Promise<void> {
-  const text = serializePinFile(file);
-  parsePinFile(text); // never write a file that would not load back
-  const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-  try {
-    await writeFile(temporary, text, { encoding: "utf8", mode: 0o644 });
-    await rename(temporary, path);
-  } catch (err) {
-    await rm(temporary, { force: true });
-    throw new PinFileError(
-      "PIN_FILE_UNREADABLE",
-      `pin file ${path}: cannot write (${(err as Error).message})`,
-      { cause: err },
-    );
-  }
 }
 
 /** Options of {@link guardFromPinFile}. */

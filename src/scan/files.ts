@@ -3,17 +3,21 @@
  * pool (the callback forms of node:fs, as promises), or with blocking calls, which a
  * one-shot process such as the CLI reads faster (no wait for the event loop between a
  * file's open, stat, read and close). node:fs/promises is not used: it loads Node's
- * stream and readline internals with it, a few milliseconds of every CLI start.
+ * stream and readline internals with it, a few milliseconds of every CLI start. File
+ * contents go through the one bounded reader of src/lib (regular files only, a size cap),
+ * the same that reads pin files and client configs.
  */
-import { readdir, readdirSync, readFile, readFileSync, type Stats, stat, statSync } from "node:fs";
+import { readdir, readdirSync, type Stats, stat, statSync } from "node:fs";
+import { type BoundedRead, readBoundedFile, readBoundedFileSync } from "../lib/bounded-read.js";
+import { type StrictText, strictUtf8Text } from "../lib/utf8.js";
 
 /** File reads as promises; a failure rejects with Node's error (its `code` intact). */
 export interface Files {
   stat(path: string): Promise<Stats>;
   /** Entry names of a directory. */
   readdir(path: string): Promise<string[]>;
-  /** A file as UTF-8 text. */
-  readFile(path: string): Promise<string>;
+  /** A regular file's bytes, at most `maxBytes` (never rejects: a bad file is a value). */
+  readBytes(path: string, maxBytes: number): Promise<BoundedRead>;
 }
 
 /**
@@ -34,10 +38,7 @@ export const ASYNC_FILES: Files = {
     new Promise((resolve, reject) =>
       readdir(path, (err, names) => (err ? reject(err) : resolve(names))),
     ),
-  readFile: (path) =>
-    new Promise((resolve, reject) =>
-      readFile(path, "utf8", (err, text) => (err ? reject(err) : resolve(text))),
-    ),
+  readBytes: readBoundedFile,
 };
 
 /** A blocking read as a promise: its result, or its error as a rejection. */
@@ -55,11 +56,27 @@ function settled<T>(read: () => T): Promise<T> {
  * @example
  * ```ts
  * import { BLOCKING_FILES } from "./files.js";
- * console.log((await BLOCKING_FILES.readFile("package.json")).startsWith("{")); // true
+ * const read = await BLOCKING_FILES.readBytes("package.json", 1 << 20);
+ * console.log(read.ok); // true
  * ```
  */
 export const BLOCKING_FILES: Files = {
   stat: (path) => settled(() => statSync(path)),
   readdir: (path) => settled(() => readdirSync(path)),
-  readFile: (path) => settled(() => readFileSync(path, "utf8")),
+  readBytes: (path, maxBytes) => settled(() => readBoundedFileSync(path, maxBytes)),
 };
+
+/**
+ * A configuration file's text (a policy, a suppressions list): a regular file of at most
+ * `maxBytes`, well-formed UTF-8; or the reason it is not one.
+ *
+ * @example
+ * ```ts
+ * import { readConfigText } from "./files.js";
+ * console.log((await readConfigText("package.json", 1 << 20)).ok); // true
+ * ```
+ */
+export async function readConfigText(path: string, maxBytes: number): Promise<StrictText> {
+  const read = await ASYNC_FILES.readBytes(path, maxBytes);
+  return read.ok ? strictUtf8Text(read.bytes) : { ok: false, reason: read.reason };
+}

@@ -53,8 +53,9 @@ export function toSarif(report: ScanReport, options: SarifOptions = {}): any {
   });
   const root = resolve(options.sourceRoot ?? process.cwd());
   const results = report.results.flatMap((t) => t.findings.map((f) => result(t, f, root, options)));
-  const usesRoot = results.some((r) =>
-    r.locations.some((l) => l.physicalLocation?.artifactLocation.uriBaseId === SOURCE_ROOT),
+  const notifications = report.problems.map((p) => notification(p, root));
+  const usesRoot = [...results, ...notifications].some((r) =>
+    r.locations?.some((l) => l.physicalLocation?.artifactLocation.uriBaseId === SOURCE_ROOT),
   );
   return {
     $schema: SARIF_SCHEMA,
@@ -76,7 +77,7 @@ export function toSarif(report: ScanReport, options: SarifOptions = {}): any {
           {
             executionSuccessful: !report.problems.some((p) => p.severity === "error"),
             exitCode: report.exitCode,
-            toolExecutionNotifications: report.problems.map(notification),
+            toolExecutionNotifications: notifications,
           },
         ],
         properties: { policy: report.policy, exitCode: report.exitCode },
@@ -139,11 +140,25 @@ function result(t: TargetResult, f: Finding, root: string, options: SarifOptions
   };
 }
 
-function notification(p: InputProblem) {
+function notification(p: InputProblem, root: string) {
+  // A problem at a byte of a file (INPUT_NOT_UTF8) points there: region.byteOffset.
+  const located = p.offset !== undefined && p.source !== "-" && p.source !== "memory";
   return {
     level: p.severity === "error" ? "error" : p.severity === "warning" ? "warning" : "note",
     message: { text: p.message },
     descriptor: { id: p.code },
+    ...(located
+      ? {
+          locations: [
+            {
+              physicalLocation: {
+                artifactLocation: artifactLocation(p.source, root),
+                region: { byteOffset: p.offset, byteLength: 1 },
+              },
+            },
+          ],
+        }
+      : {}),
   };
 }
 

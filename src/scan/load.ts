@@ -1,5 +1,7 @@
 import type { Stats } from "node:fs";
 import { basename, join } from "node:path";
+import type { BoundedRead } from "../lib/bounded-read.js";
+import { findUtf8Fault } from "../lib/utf8.js";
 import { ScanInputError } from "./errors.js";
 import { extractToolDefs } from "./extract.js";
 import { ASYNC_FILES, BLOCKING_FILES, type Files } from "./files.js";
@@ -60,8 +62,7 @@ export interface LoadOptions {
  */
 export async function loadToolDefs(path: string, options: LoadOptions = {}): Promise<ToolSet> {
   if (path === "-") {
-    const text = await readStream(options.stdin ?? process.stdin);
-    return fromText(text, "-");
+    return fromText(decoded(await readStream(options.stdin ?? process.stdin), "-"), "-");
   }
   const files = options.blocking === true ? BLOCKING_FILES : ASYNC_FILES;
   let info: Stats;
@@ -84,7 +85,7 @@ export async function loadToolDefs(path: string, options: LoadOptions = {}): Pro
     );
   }
   if (info.isDirectory()) return loadDirectory(files, path, options.onFile);
-  return fromText(await readText(files, path, info), path);
+  return fromText(await readText(files, path), path);
 }
 
 /**
@@ -99,10 +100,38 @@ export async function loadToolDefs(path: string, options: LoadOptions = {}): Pro
  * ```
  */
 export function parseToolDefs(text: string, source: string): ToolSet {
-  return fromText(text, source);
+  return fromText({ text, problem: null }, source);
 }
 
-function fromText(text: string, source: string): ToolSet {
+/** A file's text, and the warning that some of its bytes were not UTF-8. */
+interface DecodedText {
+  text: string;
+  problem: InputProblem | null;
+}
+
+/**
+ * The bytes as text. Bytes that are not UTF-8 are read as U+FFFD, as every JSON reader
+ * does, but not silently: a tool name or description there is not what a client decoding
+ * the same bytes differently would show, so the scan warns with the byte offset.
+ */
+function decoded(bytes: Buffer, source: string): DecodedText {
+  const fault = findUtf8Fault(bytes);
+  const text = bytes.toString("utf8");
+  if (fault === null) return { text, problem: null };
+  const more = fault.count > 1 ? ` (${fault.count} invalid sequences in all)` : "";
+  return {
+    text,
+    problem: {
+      severity: "warning",
+      code: "INPUT_NOT_UTF8",
+      source,
+      message: `${source}: not UTF-8 at byte ${fault.offset}${more}; those bytes were read as U+FFFD, so names and texts there may not be what a client shows`,
+      offset: fault.offset,
+    },
+  };
+}
+
+function fromText({ text, problem }: DecodedText, source: string): ToolSet {
   let value: unknown;
   try {
     value = JSON.parse(stripBom(text));
@@ -118,7 +147,7 @@ function fromText(text: string, source: string): ToolSet {
   const set: ToolSet = {
     tools: found.tools,
     instructions: found.instructions,
-    problems: found.problems,
+    problems: problem === null ? found.problems : [problem, ...found.problems],
     sources: [source],
   };
   return finish(set, source);
@@ -176,7 +205,8 @@ async function loadDirectory(
       set.problems.push(warning("INPUT_UNREADABLE", file, read.error.message));
       continue;
     }
-    const text = read.text;
+    const { text, problem } = read.text;
+    if (problem !== null) set.problems.push(problem);
     let value: unknown;
     try {
       value = JSON.parse(stripBom(text));
@@ -213,7 +243,7 @@ async function loadDirectory(
 const READ_AHEAD = 8;
 
 type FileRead =
-  | { kind: "text"; text: string }
+  | { kind: "text"; text: DecodedText }
   | { kind: "directory" }
   | { kind: "error"; error: Error };
 
@@ -222,7 +252,7 @@ async function readDirectoryFile(files: Files, file: string): Promise<FileRead> 
   try {
     const info = await files.stat(file);
     if (info.isDirectory()) return { kind: "directory" };
-    return { kind: "text", text: await readText(files, file, info) };
+    return { kind: "text", text: await readText(files, file) };
   } catch (err) {
     return { kind: "error", error: err as Error };
   }
@@ -240,28 +270,18 @@ function finish(set: ToolSet, source: string): ToolSet {
   return set;
 }
 
-async function readText(files: Files, path: string, info: Stats): Promise<string> {
-  if (!info.isFile()) {
-    throw new ScanInputError("SCAN_INPUT_UNREADABLE", path, `${path}: not a regular file`);
-  }
-  if (info.size > MAX_INPUT_BYTES) {
-    throw new ScanInputError(
-      "SCAN_INPUT_UNREADABLE",
-      path,
-      `${path}: ${info.size} bytes, over the ${MAX_INPUT_BYTES}-byte limit`,
-    );
-  }
-  try {
-    return await files.readFile(path);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? "error";
-    throw new ScanInputError("SCAN_INPUT_UNREADABLE", path, `${path}: cannot be read (${code})`, {
-      cause: err,
-    });
-  }
+async function readText(files: Files, path: string): Promise<DecodedText> {
+  const read: BoundedRead = await files.readBytes(path, MAX_INPUT_BYTES);
+  if (read.ok) return decoded(read.bytes, path);
+  throw new ScanInputError(
+    read.fault === "missing" ? "SCAN_INPUT_MISSING" : "SCAN_INPUT_UNREADABLE",
+    path,
+    `${path}: ${read.reason}`,
+    read.cause === undefined ? undefined : { cause: read.cause },
+  );
 }
 
-async function readStream(stream: AsyncIterable<Uint8Array | string>): Promise<string> {
+async function readStream(stream: AsyncIterable<Uint8Array | string>): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
@@ -276,7 +296,7 @@ async function readStream(stream: AsyncIterable<Uint8Array | string>): Promise<s
     }
     chunks.push(buf);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 async function isFile(files: Files, path: string): Promise<boolean> {

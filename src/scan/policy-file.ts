@@ -1,6 +1,7 @@
 import picomatch from "picomatch";
 import { ScanPolicyError } from "./errors.js";
-import { ASYNC_FILES } from "./files.js";
+import { readConfigText } from "./files.js";
+import { MAX_INPUT_BYTES } from "./load.js";
 import { freezePolicy, resolvePolicy, type SecurityPolicy } from "./policy.js";
 
 const TOP_KEYS = new Set([
@@ -133,16 +134,14 @@ function section(
  * ```
  */
 export async function loadPolicyFile(path: string): Promise<SecurityPolicy> {
-  let text: string;
-  try {
-    text = await ASYNC_FILES.readFile(path);
-  } catch (err) {
+  const read = await readConfigText(path, MAX_INPUT_BYTES);
+  if (!read.ok) {
     throw new ScanPolicyError(
       "SCAN_POLICY_INVALID",
-      `${path}: policy file cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`,
-      { cause: err },
+      `${path}: policy file cannot be read (${read.reason})`,
     );
   }
+  const text = read.text;
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,5 +1,6 @@
 import { ScanSuppressionsError } from "./errors.js";
-import { ASYNC_FILES } from "./files.js";
+import { readConfigText } from "./files.js";
+import { MAX_INPUT_BYTES } from "./load.js";
 import { RULES } from "./rules/catalog.js";
 import type { RuleCode, Suppression } from "./types.js";
 
@@ -93,15 +94,11 @@ export function isExpired(s: Suppression, now: Date): boolean {
  * ```
  */
 export async function loadSuppressions(path: string): Promise<Suppression[]> {
-  let text: string;
-  try {
-    text = await ASYNC_FILES.readFile(path);
-  } catch (err) {
-    throw new ScanSuppressionsError(
-      `${path}: suppressions file cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`,
-      { cause: err },
-    );
+  const read = await readConfigText(path, MAX_INPUT_BYTES);
+  if (!read.ok) {
+    throw new ScanSuppressionsError(`${path}: suppressions file cannot be read (${read.reason})`);
   }
+  const text = read.text;
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -45,11 +45,14 @@ export interface InputProblem {
   severity: "info" | "warning" | "error";
   /**
    * Stable code: `INPUT_MISSING`, `INPUT_UNREADABLE`, `INPUT_INVALID`, `ENTRY_INVALID`,
-   * `NO_TOOLS`, `NO_INLINE_TOOLS`, `NOT_A_TOOL_INPUT`, `PARTIAL_LISTING`, `INPUT_LIMIT`.
+   * `NO_TOOLS`, `NO_INLINE_TOOLS`, `NOT_A_TOOL_INPUT`, `PARTIAL_LISTING`, `INPUT_LIMIT`,
+   * `INPUT_NOT_UTF8`.
    */
   code: string;
   source: string;
   message: string;
+  /** `INPUT_NOT_UTF8`: byte offset (0-based) of the first invalid sequence in `source`. */
+  offset?: number;
 }
 
 /** What the loaders return: tools, server instructions, and notes about the input. */

@@ -175,6 +175,30 @@ describe("didWebResolver over real HTTPS", () => {
     expect(decision.decision).toBe("ALLOW");
   });
 
+  it("a link whose kid is not the document's method id for the key is DELEGATION_KEY_MISMATCH", async () => {
+    answer = serve(document());
+    const link = (
+      await issueDelegation({
+        issuer: { ...webRoot(), kid: `${did}#key-2` },
+        audience: agent.did,
+        capabilities: ["weather:*"],
+        notBefore: NOW - 60,
+        expires: NOW + 3600,
+        now: NOW,
+      })
+    ).chain;
+    const result = await verifyDelegation(link, {
+      trustedRoots: [did],
+      now: new Date(NOW * 1000),
+      resolver: methodResolver({ web: didWebResolver({ ca: cert }) }),
+    });
+    expect(result.code).toBe("DELEGATION_KEY_MISMATCH");
+    expect(result.links[0]?.checks.find((c) => c.rule === "kid")?.detail).toContain(`${did}#key-1`);
+    // The document's own id for the key, relative ("#key-1") or absolute, verifies.
+    answer = serve(document({ assertionMethod: [`${did}#key-1`] }));
+    expect((await verifyWith()).status).toBe("VALID");
+  });
+
   it("takes a publicKeyMultibase key, and reuses a resolved key within cacheSeconds", async () => {
     answer = serve(
       document({

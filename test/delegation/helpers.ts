@@ -78,3 +78,24 @@ export function claimsFor(
 }
 
 export { linkDigest };
+
+/**
+ * `count` one-link chains from `root`, valid for a day from now: to `audience` when given
+ * (each with its own grant, so each is a distinct chain), else each to a fresh agent.
+ */
+export async function oneLinkChains(root: DelegationKey, count: number, audience?: string) {
+  const out: { agent: string; jti: string; chain: string[] }[] = [];
+  for (let i = 0; i < count; i++) {
+    const agent = audience ?? generateDelegationKey().did;
+    const jti = `link-${i}-${Math.random().toString(36).slice(2, 10)}`;
+    const { chain } = await issueDelegation({
+      issuer: root,
+      audience: agent,
+      capabilities: [audience === undefined ? "weather:*" : `weather:c${i}`],
+      ttlSeconds: 86_400,
+      jti,
+    });
+    out.push({ agent, jti, chain });
+  }
+  return out;
+}

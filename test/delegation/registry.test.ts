@@ -1,33 +1,28 @@
+/**
+ * The registry contract, run against every kind in test/helpers/registry-kinds.ts (add a
+ * kind there to hold it to the same rules), then what is particular to the file and
+ * SQLite registries. The same contract across real processes is in
+ * registry-processes.test.ts.
+ */
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { RegistryError } from "../../src/guard/delegation/errors.js";
+import { generateDelegationKey } from "../../src/guard/did/keys.js";
 import { openFileRegistry } from "../../src/guard/registry/file.js";
-import { createMemoryRegistry } from "../../src/guard/registry/memory.js";
-import type { DelegationRegistry } from "../../src/guard/registry/registry.js";
+import type { RegistryLimits } from "../../src/guard/registry/registry.js";
 import { openSqliteRegistry } from "../../src/guard/registry/sqlite.js";
-import { chainOf, NOW } from "./helpers.js";
+import { REGISTRY_KINDS, SHARED_REGISTRY_KINDS } from "../helpers/registry-kinds.js";
+import { chainOf, NOW, oneLinkChains } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "airlock-registry-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-type Limits = import("../../src/guard/registry/registry.js").RegistryLimits;
-const kinds: [string, (limits?: Limits) => Promise<DelegationRegistry>][] = [
-  ["memory", async (limits) => createMemoryRegistry({ maxChainsPerAgent: 2, ...limits })],
-  [
-    "file",
-    async (limits) =>
-      openFileRegistry(join(dir, `r-${Math.random()}.json`), { maxChainsPerAgent: 2, ...limits }),
-  ],
-  [
-    "sqlite",
-    async (limits) =>
-      openSqliteRegistry(join(dir, `r-${Math.random()}.db`), { maxChainsPerAgent: 2, ...limits }),
-  ],
-];
+describe.each(REGISTRY_KINDS)("$name registry: the contract", (kind) => {
+  const open = (limits?: RegistryLimits) =>
+    kind.fresh(dir).open({ maxChainsPerAgent: 2, ...limits });
 
-describe.each(kinds)("%s registry", (_name, open) => {
   it("registers idempotently, lists per agent, unregisters", async () => {
     const registry = await open();
     const { root, agent, chain, links } = await chainOf();
@@ -141,6 +136,59 @@ describe.each(kinds)("%s registry", (_name, open) => {
   });
 });
 
+describe.each(SHARED_REGISTRY_KINDS)("$name registry: two handles on one store", (kind) => {
+  it("a revocation made through one handle is seen by the other's next read and kept by its next write", async () => {
+    const store = kind.fresh(dir);
+    const server = await store.open();
+    const { agent, chain, links } = await chainOf();
+    await server.register(chain);
+    const cli = await store.open();
+    await cli.revoke(links[1]!.claims.jti);
+    await cli.close();
+    expect(await server.isRevoked(links[1]!.claims.jti)).toBe(true);
+    // The server's next write keeps the revocation it did not make itself.
+    const other = await chainOf();
+    await server.register(other.chain);
+    await server.close();
+    const fresh = await store.open();
+    expect(await fresh.isRevoked(links[1]!.claims.jti)).toBe(true);
+    expect(await fresh.list()).toHaveLength(2);
+    expect((await fresh.chainsFor(agent.did))[0]!.chain).toEqual(chain);
+    await fresh.close();
+  });
+
+  it("concurrent registrations and revocations through two handles lose nothing, and the per-agent limit holds exactly", async () => {
+    const store = kind.fresh(dir);
+    const limits = { maxChainsPerAgent: 4 };
+    const [a, b] = [await store.open(limits), await store.open(limits)];
+    const root = generateDelegationKey();
+    const spread = await oneLinkChains(root, 24);
+    const crowded = await oneLinkChains(root, 10, generateDelegationKey().did);
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        () => "stored",
+        (err: RegistryError) => err.code,
+      );
+    const results = await Promise.all([
+      ...spread.map((c, i) => outcome((i % 2 ? a : b).register(c.chain))),
+      ...crowded.map((c, i) => outcome((i % 2 ? b : a).register(c.chain))),
+      ...spread.slice(0, 6).map((c, i) => outcome((i % 2 ? a : b).revoke(c.jti))),
+    ]);
+    await a.close();
+    await b.close();
+    const fresh = await store.open(limits);
+    expect(results.slice(0, 24)).toEqual(Array(24).fill("stored"));
+    expect((await fresh.list()).length).toBe(24 + 4);
+    // Exactly as many chains of the crowded agent were confirmed as are kept: 4.
+    const crowdedResults = results.slice(24, 34);
+    expect(crowdedResults.filter((r) => r === "stored")).toHaveLength(4);
+    expect(crowdedResults.filter((r) => r === "REGISTRY_FULL")).toHaveLength(6);
+    expect(await fresh.chainsFor(crowded[0]!.agent)).toHaveLength(4);
+    for (const c of spread.slice(0, 6)) expect(await fresh.isRevoked(c.jti)).toBe(true);
+    await fresh.close();
+  });
+});
+
 describe("file registry persistence", () => {
   it("survives a reopen, writes 0600 atomically with a versioned format", async () => {
     const path = join(dir, "persist.json");
@@ -199,24 +247,6 @@ describe("file registry persistence", () => {
       code: "REGISTRY_IO",
     });
     await expect(registry.isRevoked("j")).rejects.toMatchObject({ code: "REGISTRY_IO" });
-  });
-
-  it("sees revocations another process wrote, and never overwrites them", async () => {
-    const path = join(dir, "shared.json");
-    const server = await openFileRegistry(path);
-    const { agent, chain, links } = await chainOf();
-    await server.register(chain);
-    const cli = await openFileRegistry(path);
-    await cli.revoke(links[1]!.claims.jti);
-    await cli.close();
-    expect(await server.isRevoked(links[1]!.claims.jti)).toBe(true);
-    // The server's next write keeps the revocation it did not make itself.
-    const other = await chainOf();
-    await server.register(other.chain);
-    const reread = JSON.parse(readFileSync(path, "utf8"));
-    expect(reread.revoked).toEqual([links[1]!.claims.jti]);
-    expect(reread.chains).toHaveLength(2);
-    expect((await server.chainsFor(agent.did))[0]!.chain).toEqual(chain);
   });
 
   it("a file corrupted while open makes reads fail closed, not empty", async () => {

@@ -8,7 +8,7 @@ import {
   verifyDelegation,
 } from "../../src/guard/delegation/verify.js";
 import { generateDelegationKey } from "../../src/guard/did/keys.js";
-import { methodResolver } from "../../src/guard/did/resolver.js";
+import { didKeyResolver, methodResolver } from "../../src/guard/did/resolver.js";
 import { chainOf, claimsFor, NOW, signRaw } from "./helpers.js";
 
 function failed(result: { checks: { rule: string; result: string }[] }) {
@@ -175,6 +175,83 @@ describe("verifyDelegation: the fail-closed matrix", () => {
     });
     const r = await verifyDelegation([link], { trustedRoots: [root.did], now: NOW });
     expect(r.code).toBe("DELEGATION_KEY_MISMATCH");
+  });
+
+  it("a root-signed link whose kid fragment names another key is DELEGATION_KEY_MISMATCH (did:key has one key)", async () => {
+    const root = generateDelegationKey();
+    const attacker = generateDelegationKey();
+    const agent = generateDelegationKey();
+    // Signed by the root itself: a genuine signature, with a kid that lies about the key.
+    const forged = await signRaw(root, claimsFor(root, agent.did), {
+      alg: "EdDSA",
+      kid: `${root.did}#${attacker.did.slice("did:key:".length)}`,
+      typ: LINK_TYPE,
+    });
+    for (const resolver of [
+      undefined,
+      methodResolver(),
+      { resolveKey: didKeyResolver.resolveKey },
+    ]) {
+      const r = await verifyDelegation([forged], {
+        trustedRoots: [root.did],
+        agent: agent.did,
+        now: NOW,
+        ...(resolver !== undefined && { resolver }),
+      });
+      expect(r.status).toBe("INVALID");
+      expect(r.code).toBe("DELEGATION_KEY_MISMATCH");
+      expect(r.links[0]?.checks.find((c) => c.rule === "kid")?.detail).toContain(
+        "names another key",
+      );
+    }
+    // The same claims under the key's own kid verify: only the kid was wrong.
+    const honest = await signRaw(root, claimsFor(root, agent.did));
+    expect((await verifyDelegation([honest], { trustedRoots: [root.did], now: NOW })).status).toBe(
+      "VALID",
+    );
+  });
+
+  it("a resolver that names its key's method ids has the kid checked against them", async () => {
+    const key = generateDelegationKey();
+    const agent = generateDelegationKey();
+    const did = "did:web:example.com";
+    const resolver = methodResolver({
+      web: {
+        resolveKey: () => key.publicKey,
+        resolveMethod: () => ({ key: key.publicKey, ids: [`${did}#key-1`] }),
+      },
+    });
+    const sign = (kid: string) =>
+      signRaw(
+        key,
+        { ...claimsFor(key, agent.did), iss: did },
+        { alg: "EdDSA", kid, typ: LINK_TYPE },
+      );
+    const ok = await verifyDelegation([await sign(`${did}#key-1`)], {
+      trustedRoots: [did],
+      now: NOW,
+      resolver,
+    });
+    expect(ok.status).toBe("VALID");
+    const other = await verifyDelegation([await sign(`${did}#key-2`)], {
+      trustedRoots: [did],
+      now: NOW,
+      resolver,
+    });
+    expect(other.code).toBe("DELEGATION_KEY_MISMATCH");
+    // Ids that are not the DID's own are a resolver failure, not a pass.
+    const lying = methodResolver({
+      web: {
+        resolveKey: () => key.publicKey,
+        resolveMethod: () => ({ key: key.publicKey, ids: ["did:web:evil#key-1"] }),
+      },
+    });
+    const refused = await verifyDelegation([await sign(`${did}#key-1`)], {
+      trustedRoots: [did],
+      now: NOW,
+      resolver: lying,
+    });
+    expect(refused.code).toBe("DELEGATION_ISSUER_UNRESOLVABLE");
   });
 
   it("expired", async () => {

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { canonicalDigest } from "../../src/canonical/index.js";
 import {
   DEFAULT_PIN_FILE,
@@ -204,6 +204,7 @@ describe("pin files", () => {
 
   it("writes atomically and reads back; a missing file is PIN_FILE_UNREADABLE", async () => {
     const dir = mkdtempSync(join(tmpdir(), "airlock-pins-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const path = join(dir, DEFAULT_PIN_FILE);
     await expect(readPinFile(path)).rejects.toMatchObject({ code: "PIN_FILE_UNREADABLE" });
     const file = pinFileFromGuard(guardWith(add, mul), { server: "calc" });
@@ -213,5 +214,68 @@ describe("pin files", () => {
     writeFileSync(path, '{"version": 9, "servers": {}}');
     await expect(readPinFile(path)).rejects.toMatchObject({ code: "PIN_FILE_VERSION" });
     await expect(readPinFile(path)).rejects.toThrow(path);
+  });
+});
+
+describe("duplicate keys in a pin file (item 9: the last copy used to win, silently)", () => {
+  const valid = serializePinFile(pinFileFromGuard(guardWith(add, mul), { server: "calc" }));
+  const duplicated = (text: string) => {
+    try {
+      parsePinFile(text);
+    } catch (err) {
+      if (err instanceof PinFileError && err.code === "PIN_FILE_DUPLICATE_KEY") return err.message;
+      throw err;
+    }
+    throw new Error("accepted");
+  };
+
+  it('refuses a second "servers" key, naming the key and where the second copy is', () => {
+    // What a careless merge leaves: the first copy's sections would be dropped by the next pin.
+    const text = valid.replace(/\n}\n$/, ',\n  "servers": {}\n}\n');
+    const line = text.split("\n").indexOf('  "servers": {}') + 1;
+    expect(duplicated(text)).toContain(
+      `key "servers" appears twice in the top level (second at line ${line}, column 3)`,
+    );
+  });
+
+  it("refuses a duplicate at any depth, with its JSON pointer", () => {
+    const tools = valid.replace(
+      '"tools": {',
+      `"tools": {\n        "add": ${JSON.stringify(JSON.parse(valid).servers.calc.tools.mul)},`,
+    );
+    expect(duplicated(tools)).toContain('key "add" appears twice in /servers/calc/tools');
+    const schema = valid.replace('"inputSchema": {', '"inputSchema": {"type": "string",');
+    expect(duplicated(schema)).toContain(
+      'key "type" appears twice in /servers/calc/tools/add/definition/inputSchema',
+    );
+  });
+
+  it("compares keys as JSON reads them: an escaped spelling is the same key", () => {
+    const text = valid.replace('"version": 1', '"version": 1, "\\u0076ersion": 1');
+    expect(duplicated(text)).toContain('key "version" appears twice in the top level');
+  });
+
+  it("keys equal to strings elsewhere, or repeated in sibling objects, are not duplicates", () => {
+    const text = JSON.stringify({
+      version: 1,
+      servers: {
+        a: {
+          tools: {},
+          source: { version: "servers", list: [{ k: 1 }, { k: 2 }], "a\\": { '"': 1 } },
+        },
+        b: { tools: {}, source: { version: 2 } },
+      },
+    });
+    expect(Object.keys(parsePinFile(text).servers)).toEqual(["a", "b"]);
+  });
+
+  it("a file nested a million levels deep is refused with a code, not a stack overflow", () => {
+    const depth = 1_000_000;
+    const text = `{"version":1,"servers":{"a":{"tools":{},"source":{"x":${"[".repeat(depth)}${"]".repeat(depth)}}}}}`;
+    expect(() => parsePinFile(text)).toThrow(expect.objectContaining({ code: "PIN_FILE_INVALID" }));
+    const twice = `{"version":1,"servers":{"a":{"tools":{},"source":{"x":${"[".repeat(depth)}{"k":1,"k":2}${"]".repeat(depth)}}}}}`;
+    const message = duplicated(twice);
+    expect(message).toContain('key "k" appears twice in /servers/a/source/x/0/0');
+    expect(message.length).toBeLessThan(600); // the pointer is cut, not a megabyte long
   });
 });

@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { main } from "../../src/cli/program.js";
 
 afterEach(() => {
@@ -49,6 +49,7 @@ function run(
 }
 
 const dir = mkdtempSync(join(tmpdir(), "airlock-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name: string, value: unknown) => {
   const path = join(dir, name);
   writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value));
@@ -82,6 +83,40 @@ describe("airlock scan-tools", () => {
     expect(report).toMatchObject({ schemaVersion: 1, policy: "strict", exitCode: 2 });
     const sarif = JSON.parse((await cli(["scan-tools", failing, "--output", "sarif"])).stdout);
     expect(sarif.runs[0].results[0].ruleId).toBe("SCAN003");
+  });
+
+  it("a file with bytes that are not UTF-8 is a warning with the byte offset: exit 1 in text, json and sarif", async () => {
+    const path = join(dir, "not-utf8.json");
+    writeFileSync(
+      path,
+      Buffer.concat([
+        Buffer.from('[{"name":"get_a","description":"caf'),
+        Buffer.from([0xe9]), // Latin-1 é, which is not UTF-8
+        Buffer.from(`","inputSchema":${JSON.stringify(closed)}}]`),
+      ]),
+    );
+    const offset = '[{"name":"get_a","description":"caf'.length;
+    const text = await cli(["scan-tools", path]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain(`warning: ${path}: not UTF-8 at byte ${offset};`);
+    const json = await cli(["scan-tools", path, "--output", "json"]);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout).problems).toEqual([
+      expect.objectContaining({
+        code: "INPUT_NOT_UTF8",
+        severity: "warning",
+        offset,
+        source: path,
+      }),
+    ]);
+    const sarif = await cli(["scan-tools", path, "--output", "sarif"]);
+    expect(sarif.code).toBe(1);
+    const [note] = JSON.parse(sarif.stdout).runs[0].invocations[0].toolExecutionNotifications;
+    expect(note).toMatchObject({
+      level: "warning",
+      descriptor: { id: "INPUT_NOT_UTF8" },
+      locations: [{ physicalLocation: { region: { byteOffset: offset, byteLength: 1 } } }],
+    });
   });
 
   it("a missing path is exit 2 with a clear message", async () => {

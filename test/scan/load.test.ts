@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   extractToolDefs,
   loadToolDefs,
@@ -18,8 +18,14 @@ const tool = (name: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 function tempDir(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), "airlock-scan-"));
+  made.push(dir);
   for (const [name, text] of Object.entries(files)) {
     const path = join(dir, name);
     mkdirSync(join(path, ".."), { recursive: true });
@@ -314,5 +320,70 @@ describe("special files in a directory", () => {
         source: join(dir, "pipe.json"),
       }),
     ]);
+  });
+});
+
+describe("bytes that are not UTF-8 (item 15: they were read as U+FFFD without a word)", () => {
+  // `[{"name":"get_t` is 15 bytes: the first bad byte (0xff) is at offset 15; 0xff, 0xfe
+  // and the 0xc3 that 0x28 does not continue are three invalid sequences.
+  const bad = Buffer.concat([
+    Buffer.from('[{"name":"get_t'),
+    Buffer.from([0xff, 0xfe]),
+    Buffer.from('","description":"ok '),
+    Buffer.from([0xc3, 0x28]),
+    Buffer.from('","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}]'),
+  ]);
+  const expected = {
+    severity: "warning",
+    code: "INPUT_NOT_UTF8",
+    offset: 15,
+    message: expect.stringMatching(/not UTF-8 at byte 15 \(3 invalid sequences in all\)/),
+  };
+
+  it("a named file is scanned with a warning naming the byte offset, in both read modes", async () => {
+    const dir = tempDir({});
+    const path = join(dir, "bad.json");
+    writeFileSync(path, bad);
+    for (const blocking of [false, true]) {
+      const set = await loadToolDefs(path, { blocking });
+      expect(set.problems).toEqual([{ ...expected, source: path }]);
+      expect(set.tools.map((t) => t.definition.name)).toEqual(["get_t\ufffd\ufffd"]);
+      expect(scanTools(set).exitCode).toBe(1);
+    }
+  });
+
+  it("a file of a directory, and standard input, say so too", async () => {
+    const dir = tempDir({ "good.json": JSON.stringify([tool("get_ok")]) });
+    writeFileSync(join(dir, "bad.json"), bad);
+    const set = await loadToolDefs(dir);
+    expect(set.problems).toEqual([{ ...expected, source: join(dir, "bad.json") }]);
+    const stdin = await loadToolDefs("-", { stdin: Readable.from([bad]) });
+    expect(stdin.problems).toEqual([{ ...expected, source: "-" }]);
+  });
+
+  it("well-formed UTF-8 (any script, a BOM) gives no warning", async () => {
+    const dir = tempDir({});
+    const path = join(dir, "fine.json");
+    writeFileSync(path, `\ufeff${JSON.stringify([tool("get_café_😀_データ")])}`);
+    expect((await loadToolDefs(path)).problems).toEqual([]);
+  });
+});
+
+describe("special files given by name (item 10: one bounded reader)", () => {
+  it("a FIFO and /dev/zero are refused at once as SCAN_INPUT_UNREADABLE, in both read modes", async () => {
+    const dir = tempDir({});
+    const { execFileSync } = await import("node:child_process");
+    execFileSync("mkfifo", [join(dir, "pipe.json")]);
+    for (const [path, kind] of [
+      [join(dir, "pipe.json"), "a FIFO"],
+      ["/dev/zero", "a character device"],
+    ] as const) {
+      for (const blocking of [false, true]) {
+        const err = await loadToolDefs(path, { blocking }).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(ScanInputError);
+        expect(err).toMatchObject({ code: "SCAN_INPUT_UNREADABLE", source: path });
+        expect((err as Error).message).toBe(`${path}: ${kind}, not a regular file`);
+      }
+    }
   });
 });

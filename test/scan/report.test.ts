@@ -71,6 +71,29 @@ describe("JSON output", () => {
       mixedReport(),
       scanTools([], PERMISSIVE_POLICY),
       scanTools([{ no: "name" }, { name: "get_x", inputSchema: "bad" }], PERMISSIVE_POLICY),
+      scanTools(
+        {
+          tools: [
+            {
+              definition: { name: "get_ok", inputSchema: closed },
+              source: "bad.json",
+              server: null,
+            },
+          ],
+          instructions: [],
+          sources: ["bad.json"],
+          problems: [
+            {
+              severity: "warning",
+              code: "INPUT_NOT_UTF8",
+              source: "bad.json",
+              message: "bad.json: not UTF-8 at byte 3",
+              offset: 3,
+            },
+          ],
+        },
+        PERMISSIVE_POLICY,
+      ),
     ];
     for (const report of reports) {
       const json = JSON.parse(formatJson(report));

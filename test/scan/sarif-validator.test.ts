@@ -153,6 +153,25 @@ describe("the SARIF Multitool accepts our SARIF", () => {
     expect(await validate(sarif)).toEqual([]);
   });
 
+  it("a warning at a byte of a file (not UTF-8): a notification with a byte region", async () => {
+    const file = join(work, "latin1.json");
+    writeFileSync(
+      file,
+      Buffer.concat([
+        Buffer.from('[{"name":"run_caf'),
+        Buffer.from([0xe9]),
+        Buffer.from('","inputSchema":{"type":"object"}}]'),
+      ]),
+    );
+    const sarif = await scanSarif([file]);
+    const [note] = JSON.parse(sarif).runs[0].invocations[0].toolExecutionNotifications;
+    expect(note.locations[0].physicalLocation).toEqual({
+      artifactLocation: { uri: `file://${file}` },
+      region: { byteOffset: 17, byteLength: 1 },
+    });
+    expect(await validate(sarif)).toEqual([]);
+  });
+
   it("unusable input: a failed invocation with its notifications", async () => {
     const bad = join(work, "bad.json");
     writeFileSync(bad, "[7]");

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { DEFAULT_PIN_FILE, guardFromPinFile, readPinFile } from "../../pins/pin-file.js";
+import { DEFAULT_PIN_FILE, guardFromPinFile } from "../../pins/pin-file.js";
+import { readPinFile } from "../../pins/pin-file-io.js";
 import { listToolsFrom } from "../connect.js";
 import { type OutputFormat, paletteFor, printable, progressLine, writeJson } from "../output.js";
 import { type ListingReview, renderToolReview, reviewListing, toolReviewJson } from "../review.js";

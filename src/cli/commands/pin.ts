@@ -1,14 +1,16 @@
-import { existsSync } from "node:fs";
 import type { Command } from "commander";
+import { AirlockError, PinFileError } from "../../errors.js";
+import { truncateText } from "../../lib/truncate.js";
 import { ToolDefinitionPinGuard } from "../../pins/guard.js";
 import {
   DEFAULT_PIN_FILE,
   guardFromPinFile,
   type PinFile,
+  type PinFileServer,
   pinFileFromGuard,
-  readPinFile,
-  writePinFile,
+  serializePinFile,
 } from "../../pins/pin-file.js";
+import { type PinFileRead, readPinFileText, updatePinFileFrom } from "../../pins/pin-file-io.js";
 import type { TargetResult } from "../../scan/types.js";
 import { listToolsFrom } from "../connect.js";
 import {
@@ -65,6 +67,8 @@ interface SectionResult {
   server: string;
   source: string | null;
   error?: string;
+  /** The error's stable code, when it has one (e.g. `PIN_FILE_CONFLICT`). */
+  code?: string;
   written: boolean;
   tools: { review: ToolReview; outcome: PinOutcome; scan: TargetResult | undefined }[];
   pruned: string[];
@@ -133,14 +137,13 @@ async function runPin(command: string[], options: PinCliOptions): Promise<number
     else process.stderr.write(`airlock pin: ${printable(message)}\n`);
     return PIN_EXIT.error;
   };
-  let file: PinFile | null = null;
-  if (existsSync(options.pins)) {
-    try {
-      file = await readPinFile(options.pins);
-    } catch (err) {
-      return fail(`${(err as Error).message} (not overwritten)`);
-    }
+  let known: PinFileRead | null;
+  try {
+    known = await readPinFileText(options.pins);
+  } catch (err) {
+    return fail(`${(err as Error).message} (not overwritten)`);
   }
+  const file = known?.file ?? null;
   let targets: Target[];
   try {
     targets = resolveTargets(options, command, file);
@@ -167,7 +170,7 @@ async function runPin(command: string[], options: PinCliOptions): Promise<number
   const results: SectionResult[] = [];
   let quit = false;
   for (const target of targets) {
-    const outcome = await pinOne(target, file, options, {
+    const outcome = await pinOne(target, known, options, {
       interactive,
       c,
       json,
@@ -177,7 +180,7 @@ async function runPin(command: string[], options: PinCliOptions): Promise<number
       },
     });
     results.push(outcome.result);
-    if (outcome.file) file = outcome.file;
+    if (outcome.read) known = outcome.read;
   }
   const errors = results.some((r) => r.error !== undefined);
   const unapproved = results.some((r) =>
@@ -204,6 +207,7 @@ async function runPin(command: string[], options: PinCliOptions): Promise<number
         source: r.source,
         written: r.written,
         ...(r.error !== undefined ? { error: r.error } : {}),
+        ...(r.code !== undefined ? { code: r.code } : {}),
         tools: r.tools.map((t) => ({
           ...toolReviewJson(t.review),
           outcome: t.outcome,
@@ -221,10 +225,11 @@ async function runPin(command: string[], options: PinCliOptions): Promise<number
 
 async function pinOne(
   target: Target,
-  file: PinFile | null,
+  known: PinFileRead | null,
   options: PinCliOptions,
   ui: { interactive: boolean; c: Palette; json: boolean; quit(): boolean; setQuit(): void },
-): Promise<{ result: SectionResult; file?: PinFile }> {
+): Promise<{ result: SectionResult; read?: PinFileRead }> {
+  const file = known?.file ?? null;
   const result: SectionResult = {
     server: target.section,
     source: target.source ? describeSource(target.source) : null,
@@ -235,6 +240,8 @@ async function pinOne(
   };
   if (!target.source) return { result: { ...result, error: target.problem ?? "no source" } };
   const hasSection = file !== null && Object.hasOwn(file.servers, target.section);
+  // The section as this review read it: the write refuses if it moved on disk meanwhile.
+  const base = hasSection ? file!.servers[target.section] : undefined;
   let guard: ToolDefinitionPinGuard;
   let tools: unknown[];
   try {
@@ -309,17 +316,57 @@ async function pinOne(
     result.pruned.length > 0 ||
     (!hasSection && (ui.interactive || options.yes === true));
   if (!changed) return { result };
-  const next = pinFileFromGuard(guard, { server: target.section, ...(file ? { into: file } : {}) });
-  const record = sourceRecord(target.source);
-  const section = next.servers[target.section]!;
-  if (record) section.source = record;
+  return writeSection(result, guard, target, base, known, options.pins);
+}
+
+/**
+ * Write the reviewed section under the pin file's lock: into the file as it is now, so
+ * another run's sections are kept; if this section itself moved since the review read
+ * it (`base`), nothing is written (the review was of other pins), unless it already holds
+ * exactly this run's change.
+ */
+async function writeSection(
+  result: SectionResult,
+  guard: ToolDefinitionPinGuard,
+  target: Target,
+  base: PinFileServer | undefined,
+  known: PinFileRead | null,
+  pins: string,
+): Promise<{ result: SectionResult; read?: PinFileRead }> {
+  const record = target.source ? sourceRecord(target.source) : undefined;
+  const withThisSection = (into: PinFile | null): PinFile => {
+    const next = pinFileFromGuard(guard, { server: target.section, ...(into ? { into } : {}) });
+    if (record) next.servers[target.section]!.source = record;
+    return next;
+  };
+  const wanted = withThisSection(known?.file ?? null).servers[target.section];
+  const update = (current: PinFile | null): PinFile => {
+    const now =
+      current !== null && Object.hasOwn(current.servers, target.section)
+        ? current.servers[target.section]
+        : undefined;
+    if (!sameSection(now, base) && !sameSection(now, wanted)) {
+      throw new PinFileError(
+        "PIN_FILE_CONFLICT",
+        `pin file ${pins}: section ${JSON.stringify(target.section)} changed on disk since this run read it (another writer approved, re-approved or pruned tools there); nothing was written for it: run airlock pin again to review against the new pins`,
+      );
+    }
+    return withThisSection(current);
+  };
   try {
-    await writePinFile(options.pins, next);
+    const written = await updatePinFileFrom(pins, update, {}, known);
+    return { result: { ...result, written: written.written }, read: written.read };
   } catch (err) {
-    return { result: { ...result, error: (err as Error).message } };
+    const code = err instanceof AirlockError ? err.code : undefined;
+    return { result: { ...result, error: (err as Error).message, ...(code ? { code } : {}) } };
   }
-  result.written = true;
-  return { result, file: next };
+}
+
+/** Whether two versions of a section are the same pins and source. */
+function sameSection(a: PinFileServer | undefined, b: PinFileServer | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  const text = (s: PinFileServer) => serializePinFile({ version: 1, servers: { s } });
+  return text(a) === text(b);
 }
 
 async function scanByName(tools: unknown[], policy: string): Promise<Map<string, TargetResult>> {
@@ -350,7 +397,7 @@ function describeCandidate(item: ToolReview, scan: TargetResult | undefined, c: 
     for (const field of ["description", "inputSchema", "outputSchema", "annotations"] as const) {
       if (def[field] === undefined) continue;
       const value = typeof def[field] === "string" ? (def[field] as string) : safeJson(def[field]);
-      lines.push(`      ${field}: ${printable(cut(value, 400))}`);
+      lines.push(`      ${field}: ${printable(truncateText(value, 400))}`);
     }
   }
   if (scan) {
@@ -364,7 +411,7 @@ function describeCandidate(item: ToolReview, scan: TargetResult | undefined, c: 
     for (const finding of scan.findings) {
       if (finding.suppressed) continue;
       lines.push(
-        `        ${finding.code} ${finding.grade}: ${printable(cut(finding.message, 300))}`,
+        `        ${finding.code} ${finding.grade}: ${printable(truncateText(finding.message, 300))}`,
       );
     }
   }
@@ -376,7 +423,10 @@ function summaryText(r: SectionResult, pins: string, c: Palette): string {
     `${c.bold(`server ${printable(JSON.stringify(r.server))}`)}${r.source ? c.dim(` (${printable(r.source)})`) : ""}`,
   ];
   if (r.error !== undefined) {
-    lines.push(`  ${c.red("ERROR")} ${printable(r.error)}`, "");
+    lines.push(
+      `  ${c.red("ERROR")} ${printable(r.error)}${r.code !== undefined ? ` (${r.code})` : ""}`,
+      "",
+    );
     return `${lines.join("\n")}\n`;
   }
   const count = (o: PinOutcome) => r.tools.filter((t) => t.outcome === o).length;
@@ -411,8 +461,4 @@ function safeJson(value: unknown): string {
   } catch {
     return "[unprintable]";
   }
-}
-
-function cut(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { DEFAULT_PIN_FILE, guardFromPinFile, readPinFile } from "../../pins/pin-file.js";
+import { DEFAULT_PIN_FILE, guardFromPinFile } from "../../pins/pin-file.js";
+import { readPinFile } from "../../pins/pin-file-io.js";
 import type { openAuditLog } from "../../proxy/audit-log.js";
 import type { Upstream } from "../../proxy/upstream.js";
 import { positiveInteger, printable } from "../output.js";

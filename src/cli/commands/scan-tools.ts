@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
 import type { Command } from "commander";
+import { readBoundedFileSync } from "../../lib/bounded-read.js";
 
 /** Options of `airlock scan-tools`, as commander parses them. */
 interface ScanToolsFlags {
@@ -116,15 +116,16 @@ async function runScanTools(path: string, flags: ScanToolsFlags): Promise<number
   if (flags.output === "json") {
     process.stdout.write(scan.formatJson(report));
   } else if (flags.output === "sarif") {
-    const { VERSION } = await import("../version.js");
+    const [{ VERSION }, { MAX_INPUT_BYTES }] = await Promise.all([
+      import("../version.js"),
+      import("../../scan/load.js"),
+    ]);
     const texts = new Map<string, string | undefined>();
     const sourceText = (source: string) => {
       if (!texts.has(source)) {
-        try {
-          texts.set(source, readFileSync(source, "utf8"));
-        } catch {
-          texts.set(source, undefined);
-        }
+        // Only for line numbers; read with the loader's bounds (the file may have changed).
+        const read = readBoundedFileSync(source, MAX_INPUT_BYTES);
+        texts.set(source, read.ok ? read.bytes.toString("utf8") : undefined);
       }
       return texts.get(source);
     };

@@ -74,6 +74,13 @@ export type DelegationErrorCode =
   | "REGISTRY_FULL"
   /** The SQLite registry needs `better-sqlite3`, which is not installed. */
   | "REGISTRY_UNAVAILABLE"
+  /**
+   * Another process held the registry (its lock file, or SQLite's write lock) for longer
+   * than the registry waits; nothing was changed. Retry, or see which process holds it.
+   */
+  | "REGISTRY_BUSY"
+  /** A registry was given an unusable option (a lock or busy timeout out of range). */
+  | "REGISTRY_MISCONFIGURED"
   /** The DID.is service could not be reached (network failure or abort). */
   | "DIDIS_UNAVAILABLE"
   /** The DID.is service did not answer within the timeout. */
@@ -151,6 +158,7 @@ export class DelegationInvalidError extends DelegationError {
 /**
  * A registry could not be opened, read or written, or refused a chain. Codes
  * `REGISTRY_INVALID`, `REGISTRY_IO`, `REGISTRY_FULL`, `REGISTRY_UNAVAILABLE`,
+ * `REGISTRY_BUSY`, `REGISTRY_MISCONFIGURED`,
  * `DELEGATION_MALFORMED`, `DELEGATION_TOO_LARGE`, `DELEGATION_EMPTY`, `DELEGATION_TOO_LONG`.
  *
  * @example

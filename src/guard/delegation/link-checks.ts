@@ -8,7 +8,7 @@
 import { type KeyObject, timingSafeEqual } from "node:crypto";
 import { compactVerify } from "jose";
 import { assertGrant, covers } from "../capability.js";
-import type { DidResolver } from "../did/resolver.js";
+import type { DidResolver, VerificationMethodKey } from "../did/resolver.js";
 import { type ChainFailureCode, DidError } from "./errors.js";
 import { type DecodedLink, LINK_TYPE, type LinkClaims } from "./link.js";
 import type { DelegationCheck, LinkVerification, VerifyDelegationOptions } from "./result.js";
@@ -75,36 +75,49 @@ export function checkHeader(w: Working): boolean {
   return true;
 }
 
-export function checkKid(w: Working): boolean {
+/**
+ * The `kid` names a key of the issuer: `<iss>#<fragment>`; for a did:key, its one
+ * verification method `<iss>#<multibase>`; and one of the method ids the resolver found,
+ * when it gives them (`ids`).
+ */
+export function checkKid(w: Working, ids: readonly string[] | undefined): boolean {
   const kid = w.view.kid;
   const iss = w.claims!.iss;
   const hash = kid === null ? -1 : kid.indexOf("#");
+  let why: string | undefined;
   if (kid === null || hash <= 0 || kid.slice(0, hash) !== iss || hash === kid.length - 1) {
-    w.view.checks.push(
-      fail(
-        "kid",
-        "DELEGATION_KEY_MISMATCH",
-        `kid ${JSON.stringify(kid)} is not a key of the issuer ${iss}`,
-      ),
-    );
+    why = `kid ${JSON.stringify(kid)} is not a key of the issuer ${iss}`;
+  } else if (iss.startsWith("did:key:") && kid.slice(hash + 1) !== iss.slice("did:key:".length)) {
+    why = `kid ${JSON.stringify(kid)} names another key: the one key of ${iss} is ${iss}#${iss.slice("did:key:".length)}`;
+  } else if (ids !== undefined && !ids.includes(kid)) {
+    why = `kid ${JSON.stringify(kid)} is not a verification method of ${iss} (it publishes its key as ${ids.slice(0, 4).join(", ") || "no id"})`;
+  }
+  if (why !== undefined) {
+    w.view.checks.push(fail("kid", "DELEGATION_KEY_MISMATCH", why));
     return false;
   }
   w.view.checks.push(pass("kid", "kid names a key of the issuer"));
   return true;
 }
 
+/** The issuer's key and method ids, or the failed `issuer_key` check. */
 export async function resolveIssuer(
   w: Working,
   resolver: DidResolver,
-): Promise<KeyObject | undefined> {
+): Promise<{ found?: VerificationMethodKey; check: DelegationCheck }> {
   try {
-    const key = await resolver.resolveKey(w.claims!.iss);
-    w.view.checks.push(pass("issuer_key", "issuer DID resolved to an Ed25519 key"));
-    return key;
+    const iss = w.claims!.iss;
+    const found =
+      resolver.resolveMethod === undefined
+        ? { key: await resolver.resolveKey(iss) }
+        : await resolver.resolveMethod(iss);
+    if (found.ids !== undefined && !Array.isArray(found.ids)) {
+      throw new DidError("DID_RESOLUTION_FAILED", "the resolver gave ids that are not a list");
+    }
+    return { found, check: pass("issuer_key", "issuer DID resolved to an Ed25519 key") };
   } catch (err) {
     const why = err instanceof DidError ? `${err.code}: ${err.message}` : String(err);
-    w.view.checks.push(fail("issuer_key", "DELEGATION_ISSUER_UNRESOLVABLE", why));
-    return undefined;
+    return { check: fail("issuer_key", "DELEGATION_ISSUER_UNRESOLVABLE", why) };
   }
 }
 

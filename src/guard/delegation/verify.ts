@@ -190,8 +190,10 @@ export async function verifyDelegation(
     if (!w.decoded) continue;
     const headerOk = checkHeader(w);
     if (!w.claims) continue;
-    const kidOk = checkKid(w);
-    const key = await resolveIssuer(w, resolver);
+    const issuer = await resolveIssuer(w, resolver);
+    const kidOk = checkKid(w, issuer.found?.ids);
+    w.view.checks.push(issuer.check);
+    const key = issuer.found?.key;
     if (key && headerOk && kidOk) await checkSignature(w, key, cache);
     else if (key)
       w.view.checks.push(

@@ -12,7 +12,7 @@ import { request } from "node:https";
 import { DidError } from "../delegation/errors.js";
 import { didMethod, publicKeyFromDid } from "./did-key.js";
 import { didFromPublicJwk } from "./keys.js";
-import type { DidResolver } from "./resolver.js";
+import type { DidResolver, VerificationMethodKey } from "./resolver.js";
 
 /** Options of {@link didWebResolver}. */
 export interface DidWebResolverOptions {
@@ -165,8 +165,14 @@ function ed25519Of(did: string, method: Record<string, unknown>): string | undef
   return undefined;
 }
 
-/** The one Ed25519 assertion key of a DID document (as a did:key). */
-function assertionKey(did: string, text: string): string {
+/** A method id as absolute: `#key-1` in the document of `did` is `<did>#key-1`. */
+function absoluteId(did: string, id: unknown): string | undefined {
+  if (typeof id !== "string") return undefined;
+  return id.startsWith("#") ? `${did}${id}` : id;
+}
+
+/** The one Ed25519 assertion key of a DID document (as a did:key), and its method ids. */
+function assertionKey(did: string, text: string): { didKey: string; ids: string[] } {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -185,19 +191,22 @@ function assertionKey(did: string, text: string): string {
   }
   const byId = new Map<string, Record<string, unknown>>();
   for (const method of methods) {
-    if (isObject(method) && typeof method.id === "string") {
-      byId.set(method.id.startsWith("#") ? `${did}${method.id}` : method.id, method);
-    }
+    const id = isObject(method) ? absoluteId(did, method.id) : undefined;
+    if (id !== undefined) byId.set(id, method as Record<string, unknown>);
   }
-  const keys = new Set<string>();
+  // Each key with the ids it is published under (a link's kid must name one of them).
+  const keys = new Map<string, string[]>();
   for (const entry of assertions) {
-    const id = typeof entry === "string" && entry.startsWith("#") ? `${did}${entry}` : entry;
-    const method = typeof id === "string" ? byId.get(id) : isObject(id) ? id : undefined;
+    const method = isObject(entry) ? entry : byId.get(absoluteId(did, entry) ?? "");
     if (method === undefined) continue;
     // A key controlled by another DID does not speak for this one.
     if (method.controller !== did) continue;
     const key = ed25519Of(did, method);
-    if (key !== undefined) keys.add(key);
+    if (key === undefined) continue;
+    const ids = keys.get(key) ?? [];
+    const id = absoluteId(did, method.id);
+    if (id?.startsWith(`${did}#`) && !ids.includes(id)) ids.push(id);
+    keys.set(key, ids);
   }
   if (keys.size === 0) throw failed(did, "the DID document has no Ed25519 assertion key");
   if (keys.size > 1) {
@@ -207,7 +216,8 @@ function assertionKey(did: string, text: string): string {
       `the DID document has ${keys.size} Ed25519 assertion keys; agent-airlock needs exactly one`,
     );
   }
-  return [...keys][0]!;
+  const [[didKey, ids]] = [...keys] as [[string, string[]]];
+  return { didKey, ids };
 }
 
 /**
@@ -245,25 +255,28 @@ export function didWebResolver(options: DidWebResolverOptions = {}): DidResolver
       throw new TypeError(`didWebResolver: ${name} must be an integer up to ${max}`);
     }
   }
-  const cache = new Map<string, { key: KeyObject; until: number }>();
+  const cache = new Map<string, { found: VerificationMethodKey; until: number }>();
+  const resolveMethod = async (did: string): Promise<VerificationMethodKey> => {
+    const now = clock();
+    const hit = cache.get(did);
+    if (hit !== undefined && now < hit.until) return hit.found;
+    cache.delete(did);
+    const url = didWebUrl(did);
+    const text = await fetchDocument(did, url, {
+      ...(options.ca === undefined ? {} : { ca: options.ca }),
+      timeoutMs,
+      maxBytes,
+    });
+    const { didKey, ids } = assertionKey(did, text);
+    const found = Object.freeze({ key: publicKeyFromDid(didKey), ids: Object.freeze(ids) });
+    if (cacheSeconds > 0) {
+      if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+      cache.set(did, { found, until: now + cacheSeconds * 1000 });
+    }
+    return found;
+  };
   return {
-    async resolveKey(did: string): Promise<KeyObject> {
-      const now = clock();
-      const hit = cache.get(did);
-      if (hit !== undefined && now < hit.until) return hit.key;
-      cache.delete(did);
-      const url = didWebUrl(did);
-      const text = await fetchDocument(did, url, {
-        ...(options.ca === undefined ? {} : { ca: options.ca }),
-        timeoutMs,
-        maxBytes,
-      });
-      const key = publicKeyFromDid(assertionKey(did, text));
-      if (cacheSeconds > 0) {
-        if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-        cache.set(did, { key, until: now + cacheSeconds * 1000 });
-      }
-      return key;
-    },
+    resolveKey: async (did: string): Promise<KeyObject> => (await resolveMethod(did)).key,
+    resolveMethod,
   };
 }

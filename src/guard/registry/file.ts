@@ -1,87 +1,125 @@
 /**
- * A delegation registry persisted as one JSON file, rewritten atomically (write a
- * temporary file beside it with mode 0600, then rename) on every change. One process
- * writes it at a time; it is loaded once when opened.
+ * A delegation registry persisted as one JSON file that several processes may share (a
+ * `serve`, `airlock delegate revoke` runs, a second `serve`) on one host:
+ *
+ * - every change is a read, change and write under the registry's lock file
+ *   (`file-lock.ts`): re-read the file, apply the change to what it holds (limits are
+ *   checked there), write a temporary file (mode 0600, fsync), rename it over the registry;
+ * - every read first reloads the file when another process replaced it, so a revocation
+ *   made elsewhere counts from the next question on.
+ *
+ * A replaced file is noticed by its identity (device, inode, size, modification and change
+ * times in nanoseconds). Two replacements within one timestamp tick can leave the same
+ * identity (the second reusing the first's freed inode, with the same size), so a file
+ * last seen less than {@link RACY_MS} after it was replaced is compared by content instead
+ * (git's "racy clean" rule).
  *
  * @module
  */
-import { randomBytes } from "node:crypto";
-import type { Stats } from "node:fs";
-import { open, rename, rm, stat } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { createHash, randomBytes } from "node:crypto";
+import type { BigIntStats } from "node:fs";
+import { open, realpath, rename, rm, stat } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 import { RegistryError } from "../delegation/errors.js";
-import { MemoryRegistry, type RegistrySnapshot } from "./memory.js";
+import { formatRegistryFile, MAX_REGISTRY_FILE_BYTES, parseRegistryFile } from "./file-format.js";
+import { type FileLockSettings, type LockCheck, withFileLock } from "./file-lock.js";
+import { MemoryRegistry } from "./memory.js";
 import type { RegisteredChain, RegistryLimits } from "./registry.js";
 
-/**
- * The version of the registry file format (`{"version": 1, "chains": [...], "revoked": [...]}`).
- *
- * @example
- * ```ts
- * import { REGISTRY_FILE_VERSION } from "agent-airlock/guard";
- * console.log(REGISTRY_FILE_VERSION); // 1
- * ```
- */
-export const REGISTRY_FILE_VERSION = 1;
-/**
- * Largest registry file read, in bytes; a larger one is refused (`REGISTRY_INVALID`).
- *
- * @example
- * ```ts
- * import { MAX_REGISTRY_FILE_BYTES } from "agent-airlock/guard";
- * console.log(MAX_REGISTRY_FILE_BYTES); // 67108864
- * ```
- */
-export const MAX_REGISTRY_FILE_BYTES = 64 * 1024 * 1024;
+export { MAX_REGISTRY_FILE_BYTES, REGISTRY_FILE_VERSION } from "./file-format.js";
 
-function parseFile(text: string, path: string): RegistrySnapshot {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (cause) {
-    throw new RegistryError("REGISTRY_INVALID", `${path} is not JSON`, { cause });
-  }
-  const d = data as { version?: unknown; chains?: unknown; revoked?: unknown } | null;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) {
+/**
+ * Default for `FileRegistryOptions.lockTimeoutMs`: how long a change waits for another
+ * process's lock before it fails with `REGISTRY_BUSY`.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_LOCK_TIMEOUT_MS, openFileRegistry } from "agent-airlock/guard";
+ * await openFileRegistry("delegations.json", { lockTimeoutMs: DEFAULT_LOCK_TIMEOUT_MS * 3 });
+ * ```
+ */
+export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
+/**
+ * Default for `FileRegistryOptions.staleLockMs`: a lock older than this is taken over even
+ * when its holder may still run. Writers hold it for milliseconds.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_STALE_LOCK_MS } from "agent-airlock/guard";
+ * console.log(DEFAULT_STALE_LOCK_MS); // 30000
+ * ```
+ */
+export const DEFAULT_STALE_LOCK_MS = 30_000;
+
+/** A file replaced less than this many milliseconds before we last read it is compared by content. */
+const RACY_MS = 3000;
+
+/** Options of {@link openFileRegistry}: the registry limits and the lock's timing. */
+export interface FileRegistryOptions extends RegistryLimits {
+  /**
+   * Most milliseconds a change waits for the lock another process holds, then fails with
+   * `REGISTRY_BUSY` (default {@link DEFAULT_LOCK_TIMEOUT_MS}, 10,000; 0 to 600,000).
+   */
+  lockTimeoutMs?: number;
+  /**
+   * A lock older than this many milliseconds is taken over even when its holder may still
+   * run (default {@link DEFAULT_STALE_LOCK_MS}, 30,000; 1,000 to 3,600,000). The lock of a
+   * process of this host and PID namespace that has ended is taken over at once.
+   */
+  staleLockMs?: number;
+}
+
+function readMs(value: unknown, name: string, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min || value > max) {
     throw new RegistryError(
-      "REGISTRY_INVALID",
-      `${path} is not a registry file (expected an object)`,
+      "REGISTRY_MISCONFIGURED",
+      `${name} must be a whole number of milliseconds from ${min} to ${max}; got ${String(value).slice(0, 40)}`,
     );
   }
-  if (d.version !== REGISTRY_FILE_VERSION) {
-    throw new RegistryError(
-      "REGISTRY_INVALID",
-      `${path} has version ${JSON.stringify(d.version)}; expected ${REGISTRY_FILE_VERSION}`,
-    );
-  }
-  if (!Array.isArray(d.chains) || !Array.isArray(d.revoked)) {
-    throw new RegistryError("REGISTRY_INVALID", `${path} needs "chains" and "revoked" arrays`);
-  }
-  const chains = d.chains.map((entry: unknown, i: number): RegisteredChain => {
-    const e = entry as Partial<RegisteredChain> | null;
-    if (
-      typeof e !== "object" ||
-      e === null ||
-      !Array.isArray(e.chain) ||
-      !Number.isSafeInteger(e.registeredAt)
-    ) {
-      throw new RegistryError(
-        "REGISTRY_INVALID",
-        `${path}: chains[${i}] needs "chain" and "registeredAt"`,
-      );
-    }
-    return e as RegisteredChain;
+  return value;
+}
+
+/** The lock settings of `options`, validated. */
+function readLockSettings(options: FileRegistryOptions | undefined): FileLockSettings {
+  return Object.freeze({
+    timeoutMs: readMs(options?.lockTimeoutMs, "lockTimeoutMs", DEFAULT_LOCK_TIMEOUT_MS, 0, 600_000),
+    staleMs: readMs(options?.staleLockMs, "staleLockMs", DEFAULT_STALE_LOCK_MS, 1000, 3_600_000),
   });
-  return { chains, revoked: d.revoked as string[] };
+}
+
+/** What we last read or wrote: the file's identity, its content digest, when we read it. */
+interface Seen {
+  identity: string;
+  digest: string;
+  /** Milliseconds since the epoch when that content was known to be current. */
+  verifiedAt: number;
+  /** The file's change time, milliseconds. */
+  changedAt: number;
+}
+
+function identity(info: BigIntStats): string {
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+function io(what: string, path: string, err: unknown): RegistryError {
+  return new RegistryError("REGISTRY_IO", `cannot ${what} ${path}: ${(err as Error).message}`, {
+    cause: err,
+  });
 }
 
 /**
  * A registry stored in a JSON file. Open it with {@link openFileRegistry}.
  *
- * Every operation first checks whether the file changed on disk (another process, such as
- * `airlock delegate revoke`, rewrote it) and reloads it if so, so a revocation written
- * elsewhere is honoured at once and never overwritten. Operations run one at a time.
- * Several processes writing at the same moment can still race: use SQLite for that.
+ * Changes from any number of processes on one host are never lost: each is made under the
+ * registry's lock file on what the file holds at that moment. Every read first reloads the
+ * file when another process (such as `airlock delegate revoke`) replaced it, so a
+ * revocation made elsewhere is honoured on the next question. Operations of one registry
+ * object run one at a time.
  *
  * @example
  * ```ts
@@ -92,98 +130,158 @@ function parseFile(text: string, path: string): RegistrySnapshot {
  * ```
  */
 export class FileRegistry extends MemoryRegistry {
+  /** The path as given. */
   readonly path: string;
+  readonly #lock: FileLockSettings;
+  /** The file itself (links and relative parts resolved), and its lock file. */
+  #file: string;
   #tail: Promise<unknown> = Promise.resolve();
-  /** Identity of the file as last read or written: inode, size, modification time. */
-  #seen: string | undefined;
+  /** Undefined until a load succeeds: every operation retries it (and fails) till then. */
+  #seen: Seen | undefined;
 
-  constructor(path: string, limits?: RegistryLimits) {
-    super(limits);
+  constructor(path: string, options?: FileRegistryOptions) {
+    super(options);
     this.path = path;
+    this.#file = resolve(path);
+    this.#lock = readLockSettings(options);
   }
 
-  /** Load the file (a missing file is created empty). */
+  /** Load the file (a missing file is created empty, under the lock). */
   async load(): Promise<void> {
-    await this.#exclusive(() => this.#load());
+    this.#file = await resolveFile(this.path);
+    // An existing file is only read: reading needs no lock (files are replaced whole, by
+    // rename), so a registry in a folder this process cannot write still answers reads.
+    const missing = await this.#exclusive(() => this.#refresh(true));
+    if (missing) await this.#change(async () => undefined);
   }
 
-  async #load(): Promise<void> {
-    // Until a load succeeds, every operation retries it (and fails): a half-read file is
-    // never used.
-    this.#seen = undefined;
-    let text: string;
-    let seen: string;
-    try {
-      const handle = await open(this.path, "r");
-      try {
-        const info = await handle.stat();
-        if (info.size > MAX_REGISTRY_FILE_BYTES) {
-          throw new RegistryError(
-            "REGISTRY_INVALID",
-            `${this.path} is larger than ${MAX_REGISTRY_FILE_BYTES} bytes`,
-          );
-        }
-        text = await handle.readFile("utf8");
-        seen = identity(info);
-      } finally {
-        await handle.close();
-      }
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") {
-        await this.#write();
-        return;
-      }
-      if (err instanceof RegistryError) throw err;
-      throw new RegistryError(
-        "REGISTRY_IO",
-        `cannot read ${this.path}: ${(err as Error).message}`,
-        { cause: err },
-      );
-    }
-    try {
-      this.restore(parseFile(text, this.path));
-      this.#seen = seen;
-    } catch (err) {
-      if (err instanceof RegistryError && err.code !== "REGISTRY_FULL") {
-        throw new RegistryError("REGISTRY_INVALID", `${this.path}: ${err.message}`, { cause: err });
-      }
-      throw err;
-    }
-  }
-
-  /** Reload when someone else rewrote the file since we last read or wrote it. */
-  async #refresh(): Promise<void> {
-    let info: Stats;
-    try {
-      info = await stat(this.path);
-    } catch (err) {
-      // Deleted under us: keep what we hold; the next change writes it back.
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
-      throw new RegistryError(
-        "REGISTRY_IO",
-        `cannot stat ${this.path}: ${(err as Error).message}`,
-        {
-          cause: err,
-        },
-      );
-    }
-    if (identity(info) !== this.#seen) await this.#load();
-  }
-
-  /** Run operations one at a time, each on a fresh view of the file. */
+  /** Run operations one at a time. */
   #exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const next = this.#tail.then(fn);
     this.#tail = next.catch(() => {});
     return next;
   }
 
-  async #write(): Promise<void> {
-    const snapshot = this.snapshot();
-    const body = `${JSON.stringify({ version: REGISTRY_FILE_VERSION, chains: snapshot.chains, revoked: snapshot.revoked }, null, 2)}\n`;
-    const tmp = join(
-      dirname(this.path),
-      `.${basename(this.path)}.${randomBytes(6).toString("hex")}.tmp`,
+  /** A read: on a fresh view of the file. */
+  #view<T>(fn: () => Promise<T>): Promise<T> {
+    return this.#exclusive(async () => {
+      await this.#refresh(false);
+      return fn();
+    });
+  }
+
+  /** A change: under the lock, on the file as it is now, written back before the lock goes. */
+  #change<T>(fn: () => Promise<T>): Promise<T> {
+    return this.#exclusive(() =>
+      withFileLock(`${this.#file}.lock`, this.#lock, async (stillHeld) => {
+        const missing = await this.#refresh(true);
+        const before = this.changes;
+        const result = await fn();
+        // A file deleted under us is written back with what we hold (revocations included).
+        if (this.changes !== before || missing) {
+          try {
+            await this.#write(stillHeld);
+          } catch (err) {
+            // Memory may now hold what the file does not: reload before the next answer.
+            this.#seen = undefined;
+            throw err;
+          }
+        }
+        return result;
+      }),
     );
+  }
+
+  /**
+   * Make memory match the file. `exact` (under the lock) always compares content; otherwise
+   * an unchanged identity is trusted unless the file was replaced just before we read it.
+   * Returns true when there is no file.
+   */
+  async #refresh(exact: boolean): Promise<boolean> {
+    const seen = this.#seen;
+    if (seen !== undefined && !exact) {
+      const info = await this.#stat();
+      // Deleted under us: keep what we hold; the next change writes it back.
+      if (info === undefined) return true;
+      if (identity(info) === seen.identity && seen.verifiedAt - seen.changedAt >= RACY_MS) {
+        return false;
+      }
+    }
+    const verifiedAt = Date.now();
+    const file = await this.#read();
+    if (file === undefined) {
+      if (seen !== undefined) return true;
+      if (!exact) {
+        throw new RegistryError(
+          "REGISTRY_IO",
+          `${this.path} does not exist (deleted, or never written)`,
+        );
+      }
+      this.restore({ chains: [], revoked: [] });
+      return true;
+    }
+    const next: Seen = {
+      identity: identity(file.info),
+      digest: sha256(file.text),
+      verifiedAt,
+      changedAt: Number(file.info.ctimeNs / 1_000_000n),
+    };
+    if (seen === undefined || next.digest !== seen.digest) {
+      this.#seen = undefined;
+      try {
+        this.restore(parseRegistryFile(file.text, this.path));
+      } catch (err) {
+        if (err instanceof RegistryError && err.code !== "REGISTRY_FULL") {
+          throw new RegistryError("REGISTRY_INVALID", `${this.path}: ${err.message}`, {
+            cause: err,
+          });
+        }
+        throw err;
+      }
+    }
+    this.#seen = next;
+    return false;
+  }
+
+  async #stat(): Promise<BigIntStats | undefined> {
+    try {
+      return await stat(this.#file, { bigint: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw io("stat", this.path, err);
+    }
+  }
+
+  /** The file's text and identity, read from one handle; undefined when there is none. */
+  async #read(): Promise<{ text: string; info: BigIntStats } | undefined> {
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      handle = await open(this.#file, "r");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw io("read", this.path, err);
+    }
+    try {
+      const info = await handle.stat({ bigint: true });
+      if (info.size > BigInt(MAX_REGISTRY_FILE_BYTES)) {
+        throw new RegistryError(
+          "REGISTRY_INVALID",
+          `${this.path} is larger than ${MAX_REGISTRY_FILE_BYTES} bytes`,
+        );
+      }
+      return { text: await handle.readFile("utf8"), info };
+    } catch (err) {
+      if (err instanceof RegistryError) throw err;
+      throw io("read", this.path, err);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async #write(stillHeld: LockCheck): Promise<void> {
+    const body = formatRegistryFile(this.snapshot());
+    const dir = dirname(this.#file);
+    const tmp = join(dir, `.${basename(this.#file)}.${randomBytes(6).toString("hex")}.tmp`);
     try {
       const handle = await open(tmp, "wx", 0o600);
       try {
@@ -192,72 +290,46 @@ export class FileRegistry extends MemoryRegistry {
       } finally {
         await handle.close();
       }
-      await rename(tmp, this.path);
-      this.#seen = identity(await stat(this.path));
+      await stillHeld();
+      await rename(tmp, this.#file);
     } catch (err) {
       await rm(tmp, { force: true }).catch(() => {});
-      throw new RegistryError(
-        "REGISTRY_IO",
-        `cannot write ${this.path}: ${(err as Error).message}`,
-        { cause: err },
-      );
+      if (err instanceof RegistryError) throw err;
+      throw io("write", this.path, err);
     }
+    await syncDirectory(dir);
+    const info = await this.#stat();
+    if (info === undefined) throw io("write", this.path, new Error("the file vanished"));
+    this.#seen = {
+      identity: identity(info),
+      digest: sha256(body),
+      verifiedAt: Date.now(),
+      changedAt: Number(info.ctimeNs / 1_000_000n),
+    };
   }
 
   override register(chain: readonly string[]): Promise<RegisteredChain> {
-    return this.#exclusive(async () => {
-      await this.#refresh();
-      const before = this.changes;
-      const record = await super.register(chain);
-      if (this.changes === before) return record;
-      try {
-        await this.#write();
-      } catch (err) {
-        // Keep memory and file in step: a chain that is not on disk is not registered.
-        await super.unregister(record.id);
-        throw err;
-      }
-      return record;
-    });
+    return this.#change(() => super.register(chain));
   }
 
   override unregister(id: string): Promise<boolean> {
-    return this.#exclusive(async () => {
-      await this.#refresh();
-      const removed = await super.unregister(id);
-      if (removed) await this.#write();
-      return removed;
-    });
+    return this.#change(() => super.unregister(id));
   }
 
   override revoke(jti: string): Promise<void> {
-    return this.#exclusive(async () => {
-      await this.#refresh();
-      const before = this.changes;
-      await super.revoke(jti);
-      if (this.changes !== before) await this.#write();
-    });
+    return this.#change(() => super.revoke(jti));
   }
 
   override chainsFor(agent: string): Promise<RegisteredChain[]> {
-    return this.#exclusive(async () => {
-      await this.#refresh();
-      return super.chainsFor(agent);
-    });
+    return this.#view(() => super.chainsFor(agent));
   }
 
   override list(): Promise<RegisteredChain[]> {
-    return this.#exclusive(async () => {
-      await this.#refresh();
-      return super.list();
-    });
+    return this.#view(() => super.list());
   }
 
   override isRevoked(jti: string): Promise<boolean> {
-    return this.#exclusive(async () => {
-      await this.#refresh();
-      return super.isRevoked(jti);
-    });
+    return this.#view(() => super.isRevoked(jti));
   }
 
   override async close(): Promise<void> {
@@ -265,15 +337,44 @@ export class FileRegistry extends MemoryRegistry {
   }
 }
 
-function identity(info: Stats): string {
-  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`;
+/**
+ * The file a registry path names: through a link to its target (so a write replaces the
+ * target, not the link), and the same for every spelling of the path, so that every
+ * process locks the same lock file.
+ */
+async function resolveFile(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw io("open", path, err);
+  }
+  try {
+    return join(await realpath(dirname(resolve(path))), basename(path));
+  } catch (err) {
+    throw io("open", path, err);
+  }
+}
+
+/** Make a rename durable: fsync the directory (not possible everywhere; then skipped). */
+async function syncDirectory(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, "r");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Windows and some file systems cannot open or fsync a directory.
+  }
 }
 
 /**
  * Open (or create) a JSON-file registry.
  *
  * @throws {RegistryError} `REGISTRY_INVALID` for a file that is not a registry,
- * `REGISTRY_IO` when it cannot be read or created.
+ * `REGISTRY_IO` when it cannot be read or created, `REGISTRY_BUSY` when another process
+ * holds its lock past `lockTimeoutMs`, `REGISTRY_MISCONFIGURED` for a bad option.
  * @example
  * ```ts
  * import { openFileRegistry } from "agent-airlock/guard";
@@ -283,9 +384,9 @@ function identity(info: Stats): string {
  */
 export async function openFileRegistry(
   path: string,
-  limits?: RegistryLimits,
+  options?: FileRegistryOptions,
 ): Promise<FileRegistry> {
-  const registry = new FileRegistry(path, limits);
+  const registry = new FileRegistry(path, options);
   await registry.load();
   return registry;
 }

@@ -1,10 +1,16 @@
 /**
  * A delegation registry in a SQLite database, via `better-sqlite3` (an optional
  * dependency, loaded only when this registry is opened: importing the guard never loads
- * it). Suited to a long-lived process such as `airlock delegate serve`.
+ * it). Suited to a long-lived process such as `airlock delegate serve`, and to several
+ * processes on one host sharing one database file: WAL journal (readers never wait for a
+ * writer), a busy timeout (a writer waits for another's write lock instead of failing),
+ * `BEGIN IMMEDIATE` for a registration (it takes the write lock before it counts, so the
+ * limits hold across processes), and a few retries for the busy errors SQLite reports
+ * without waiting.
  *
  * @module
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { RegistryError } from "../delegation/errors.js";
 import {
   assertJti,
@@ -25,7 +31,7 @@ interface Database {
   prepare(sql: string): Statement;
   exec(sql: string): void;
   pragma(sql: string): unknown;
-  transaction<T extends (...args: never[]) => unknown>(fn: T): T;
+  transaction<T extends (...args: never[]) => unknown>(fn: T): T & { immediate: T };
   close(): void;
 }
 type DatabaseConstructor = new (path: string) => Database;
@@ -81,6 +87,47 @@ function fromRow(row: Row): RegisteredChain {
 }
 
 /**
+ * Default for `SqliteRegistryOptions.busyTimeoutMs`: how long a statement waits for
+ * another connection's write lock (SQLite's `busy_timeout`).
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_SQLITE_BUSY_TIMEOUT_MS, openSqliteRegistry } from "agent-airlock/guard";
+ * await openSqliteRegistry("delegations.db", { busyTimeoutMs: DEFAULT_SQLITE_BUSY_TIMEOUT_MS * 2 });
+ * ```
+ */
+export const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/** Options of {@link openSqliteRegistry}: the registry limits and SQLite's busy timeout. */
+export interface SqliteRegistryOptions extends RegistryLimits {
+  /**
+   * Milliseconds a statement waits for another connection's lock before the registry
+   * retries, then fails with `REGISTRY_BUSY` (default {@link DEFAULT_SQLITE_BUSY_TIMEOUT_MS},
+   * 5,000; 0 to 60,000). SQLite waits synchronously, so keep it short in a server.
+   */
+  busyTimeoutMs?: number;
+}
+
+/** Retries after a busy error SQLite reports at once (a stale read snapshot, a recovery). */
+const BUSY_RETRIES = 5;
+
+function readBusyTimeout(options: SqliteRegistryOptions | undefined): number {
+  const value = options?.busyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0 || value > 60_000) {
+    throw new RegistryError(
+      "REGISTRY_MISCONFIGURED",
+      `busyTimeoutMs must be a whole number of milliseconds from 0 to 60000; got ${String(value).slice(0, 40)}`,
+    );
+  }
+  return value;
+}
+
+function isBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("SQLITE_BUSY");
+}
+
+/**
  * A registry stored in SQLite. Open it with {@link openSqliteRegistry}.
  *
  * @example
@@ -97,11 +144,14 @@ export class SqliteRegistry implements DelegationRegistry {
   readonly #maxTotal: number;
   readonly #now: () => number;
 
-  constructor(db: Database, limits?: RegistryLimits) {
+  constructor(db: Database, options?: SqliteRegistryOptions) {
+    const busyTimeoutMs = readBusyTimeout(options);
     this.#db = db;
-    this.#max = maxPerAgent(limits);
-    this.#maxTotal = maxTotal(limits);
-    this.#now = limits?.clock ?? Date.now;
+    this.#max = maxPerAgent(options);
+    this.#maxTotal = maxTotal(options);
+    this.#now = options?.clock ?? Date.now;
+    // First, so that switching to WAL and creating the tables wait for another process.
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     db.pragma("journal_mode = WAL");
     db.exec(SCHEMA);
   }
@@ -155,7 +205,10 @@ export class SqliteRegistry implements DelegationRegistry {
         );
       return record;
     });
-    return this.#io(() => insert() as RegisteredChain);
+    // IMMEDIATE: the write lock is taken before the counts are read, so another process
+    // cannot register between our count and our insert (a deferred transaction would read
+    // first and fail with SQLITE_BUSY when it tries to write after another writer).
+    return this.#io(() => insert.immediate() as RegisteredChain);
   }
 
   async chainsFor(agent: string): Promise<RegisteredChain[]> {
@@ -186,7 +239,7 @@ export class SqliteRegistry implements DelegationRegistry {
 
   async revoke(jti: string): Promise<void> {
     assertJti(jti);
-    this.#io(() =>
+    await this.#io(() =>
       this.#db
         .prepare("INSERT OR IGNORE INTO airlock_revoked (jti, revoked_at) VALUES (?, ?)")
         .run(jti, Math.floor(this.#now() / 1000)),
@@ -203,14 +256,23 @@ export class SqliteRegistry implements DelegationRegistry {
     this.#db.close();
   }
 
-  #io<T>(fn: () => T): T {
-    try {
-      return fn();
-    } catch (err) {
-      if (err instanceof RegistryError) throw err;
-      throw new RegistryError("REGISTRY_IO", `SQLite registry: ${(err as Error).message}`, {
-        cause: err,
-      });
+  /** Run one statement or transaction, retrying busy errors a few times (without blocking). */
+  async #io<T>(fn: () => T): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return fn();
+      } catch (err) {
+        if (err instanceof RegistryError) throw err;
+        if (isBusy(err) && attempt < BUSY_RETRIES) {
+          await sleep(5 * 2 ** attempt * (0.5 + Math.random()));
+          continue;
+        }
+        throw new RegistryError(
+          isBusy(err) ? "REGISTRY_BUSY" : "REGISTRY_IO",
+          `SQLite registry: ${(err as Error).message}`,
+          { cause: err },
+        );
+      }
     }
   }
 }
@@ -220,7 +282,8 @@ export class SqliteRegistry implements DelegationRegistry {
  * `better-sqlite3` installed.
  *
  * @throws {RegistryError} `REGISTRY_UNAVAILABLE` when `better-sqlite3` is missing,
- * `REGISTRY_IO` when the database cannot be opened.
+ * `REGISTRY_IO` when the database cannot be opened, `REGISTRY_MISCONFIGURED` for a bad
+ * option.
  * @example
  * ```ts
  * import { openSqliteRegistry } from "agent-airlock/guard";
@@ -229,8 +292,9 @@ export class SqliteRegistry implements DelegationRegistry {
  */
 export async function openSqliteRegistry(
   path: string,
-  limits?: RegistryLimits,
+  options?: SqliteRegistryOptions,
 ): Promise<SqliteRegistry> {
+  readBusyTimeout(options);
   let Driver: DatabaseConstructor;
   try {
     const name = "better-sqlite3";
@@ -254,9 +318,10 @@ export async function openSqliteRegistry(
     );
   }
   try {
-    return new SqliteRegistry(db, limits);
+    return new SqliteRegistry(db, options);
   } catch (cause) {
     db.close();
+    if (cause instanceof RegistryError) throw cause;
     throw new RegistryError(
       "REGISTRY_IO",
       `cannot prepare SQLite database ${path}: ${(cause as Error).message}`,

@@ -8,6 +8,7 @@ import type { CleanTexts } from "./clean-texts.js";
 import { detectCommands } from "./commands.js";
 import { detectConcealment } from "./concealment.js";
 import { detectEncoded } from "./encoded.js";
+import { detectEncodedText } from "./encodings.js";
 import { printableExcerpt } from "./excerpt.js";
 import { detectExfiltration, detectSideChannel } from "./exfiltration.js";
 import { detectFenced } from "./fenced.js";
@@ -16,8 +17,10 @@ import { LiteralsIn } from "./literal-gate.js";
 import { detectManipulation } from "./manipulation.js";
 import { asItsOwnForm, type NormalizedText, normalizeText, originalSpan } from "./normalize.js";
 import { detectOverride } from "./override.js";
+import { dropExplainedPhraseHits } from "./phrase-context.js";
 import { detectShadowing, detectTampering, ownNameSkipCount } from "./shadowing.js";
 import { detectSideEffects } from "./side-effects.js";
+import { detectConcepts, NO_TOOL, type ToolContext } from "./engine/run.js";
 import type { InjectionFinding, RawHit, TextSite } from "./types.js";
 
 /**
@@ -55,6 +58,21 @@ export const PLAIN_WORD = /^[A-Za-z0-9_.\-/]{0,23}$/;
 export const ONE_WORD_SIGNAL =
   /secretly|covertly|stealthily|surreptitiously|exfiltrat|dump|\/dev\/tcp/i;
 
+/** The tool a text is read for, and whether the reading depended on it (clean-texts.ts). */
+interface Reading {
+  readonly tool: ToolContext;
+  toolDependent: boolean;
+  /** The parameter the text describes, when it is a parameter's text. */
+  readonly param?: string;
+}
+
+/** The tool context of a lone text: only its site's tool name is known. */
+function contextOf(site: TextSite): ToolContext {
+  return site.toolName === undefined
+    ? NO_TOOL
+    : { ...NO_TOOL, toolName: site.toolName.toLowerCase() };
+}
+
 /** Deepest level of decode-and-rescan for encoded text. */
 const MAX_DECODE_DEPTH = 2;
 
@@ -70,6 +88,7 @@ function collect(
   gate: boolean,
   normalized: RawHit[],
   original: RawHit[],
+  reading: Reading = { tool: NO_TOOL, toolDependent: false },
 ): NormalizedText | undefined {
   // The literal gate skips every phrase pattern whose required words are absent, and
   // every family at once when no pattern at all can match (most texts). Its pass over the
@@ -85,10 +104,16 @@ function collect(
     else if (gate) literals = new LiteralsIn(foldCase(norm.text));
   }
   const t = norm === undefined ? text : norm.text;
-  if (literals === undefined || literals.allowsAny()) {
+  if (detectConcepts(t, site.kind, reading.tool, normalized, undefined, reading.param))
+    reading.toolDependent = true;
+  if (
+    (literals === undefined || literals.allowsAny()) &&
+    !(globalThis as { __noPhrases?: boolean }).__noPhrases
+  ) {
     // Phrase patterns are lower case and run on the lower-case twin (case-fold.ts); the
     // banner check and tool names quoted in a finding read the text's own case.
     const lower = foldCase(t);
+    const before = normalized.length;
     detectOverride(lower, t, normalized, literals);
     detectConcealment(lower, normalized, literals);
     detectExfiltration(lower, normalized, literals);
@@ -98,12 +123,16 @@ function collect(
     detectSideEffects(lower, normalized, literals);
     detectCommands(lower, normalized, literals);
     detectManipulation(lower, normalized, literals);
+    dropExplainedPhraseHits(t, site, reading.tool, normalized, before);
   }
   // Matching form unchanged means printable ASCII with single spaces and line feeds:
   // nothing invisible or control to look for.
   if (norm !== undefined) detectInvisible(text, original, site, depth, gate);
   detectFenced(text, original);
-  if (depth < MAX_DECODE_DEPTH) detectEncoded(text, original, site, depth, gate);
+  if (depth < MAX_DECODE_DEPTH) {
+    detectEncoded(text, original, site, depth, gate);
+    detectEncodedText(text, original, site, depth, gate);
+  }
   return norm;
 }
 
@@ -159,11 +188,16 @@ function readSite(site: TextSite): TextSite {
 }
 
 /** {@link detectInjection} without the plain-token shortcut (tests compare the two). */
-export function detectAll(text: string, site: TextSite, gate = true): InjectionFinding[] {
+export function detectAll(
+  text: string,
+  site: TextSite,
+  gate = true,
+  reading: Reading = { tool: contextOf(site), toolDependent: false },
+): InjectionFinding[] {
   const scanned = text.length > MAX_TEXT_LENGTH ? text.slice(0, MAX_TEXT_LENGTH) : text;
   const normalized: RawHit[] = [];
   const original: RawHit[] = [];
-  const matching = collect(scanned, site, 0, gate, normalized, original);
+  const matching = collect(scanned, site, 0, gate, normalized, original, reading);
   if (normalized.length === 0 && original.length === 0 && text.length <= MAX_TEXT_LENGTH) return [];
   const norm = matching ?? asItsOwnForm(scanned);
   const mapped: RawHit[] = normalized.map((hit) => ({
@@ -203,10 +237,13 @@ export function detectAllRemembering(
   site: TextSite,
   clean: CleanTexts,
   known: number,
+  tool: ToolContext = contextOf(site),
+  param?: string,
 ): InjectionFinding[] {
   const skipsBefore = ownNameSkipCount();
-  const found = detectAll(text, site);
-  if (found.length === 0 && ownNameSkipCount() === skipsBefore) {
+  const reading: Reading = { tool, toolDependent: false, param };
+  const found = detectAll(text, site, true, reading);
+  if (found.length === 0 && ownNameSkipCount() === skipsBefore && !reading.toolDependent) {
     clean.addKinds(text, known, site.kind);
   }
   return found;

@@ -4,6 +4,7 @@
  * text, 64 KiB per candidate, 256 KiB decoded in all, two levels of nesting.
  */
 import { signalsOf } from "./detect.js";
+import { readsAsLanguage } from "./language.js";
 import type { RawHit, TextSite } from "./types.js";
 
 /** Characters of a base64, base64url, hex or `\\x`-escaped run: 1 in this ASCII table. */
@@ -209,12 +210,13 @@ export function detectEncoded(
     if (decoded === undefined) continue;
     decodedTotal += decoded.text.length;
     const signals = signalsOf(decoded.text, site, depth + 1, gate);
-    if (signals.length === 0) continue;
+    // Sentences hidden in an encoding are suspicious whatever they say.
+    if (signals.length === 0 && !readsAsLanguage(decoded.text)) continue;
     hits.push({
       signal: "encoded-instruction",
       start: match.start,
       end: match.end,
-      why: `${decoded.encoding} text decodes to ${JSON.stringify(decoded.text.slice(0, 80))}, which carries ${signals.join(", ")}`,
+      why: `${decoded.encoding} text decodes to ${JSON.stringify(decoded.text.slice(0, 80))}${signals.length > 0 ? `, which carries ${signals.join(", ")}` : ", sentences hidden from a reader"}`,
     });
   }
 }

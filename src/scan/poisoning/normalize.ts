@@ -142,7 +142,13 @@ function isSpaceCodePoint(cp: number): boolean {
   );
 }
 
-const COMBINING_MARK = /^\p{Mn}$/u;
+/**
+ * Marks dropped from the matching form: accents and other diacritics of Latin, Greek and
+ * Cyrillic, stacked marks ("zalgo" text) and Arabic vowel marks. The vowel signs and
+ * viramas of Indic scripts and Thai are letters of their words and stay.
+ */
+const COMBINING_MARK =
+  /^[\u0300-\u036f\u0483-\u0489\u064b-\u065f\u0670\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]$/u;
 
 /** UTF-16 code units decode natively on little-endian hosts (lone surrogates are already U+FFFD). */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;

@@ -8,8 +8,16 @@
 import { wordStartFilter } from "../tokens.js";
 import { CleanTexts } from "./clean-texts.js";
 import { detectAll, detectAllRemembering, ONE_WORD_SIGNAL } from "./detect.js";
+import {
+  detectConcepts,
+  NO_TOOL,
+  nameConceptsOf,
+  purposeWords,
+  type ToolContext,
+} from "./engine/run.js";
 import { printableExcerpt } from "./excerpt.js";
-import type { InjectionFinding, TextSite } from "./types.js";
+import { detectPurposeMismatch } from "./purpose.js";
+import type { InjectionFinding, RawHit, TextSite } from "./types.js";
 
 /**
  * Deepest schema level `detectInjectionInTool` walks; deeper texts give an
@@ -78,6 +86,14 @@ function pointerOf(frame: Frame): string {
   for (let f: Frame | undefined = frame; f !== undefined; f = f.parent)
     parts.push(typeof f.key === "number" ? String(f.key) : escapePointer(f.key));
   return `/${parts.reverse().join("/")}`;
+}
+
+/** The parameter a schema text describes: `q` for `/properties/q/description` or `/properties/q/enum/0`. */
+function parameterOf(frame: Frame): string | undefined {
+  for (let f = frame.parent, up = 0; f !== undefined && up < 2; f = f.parent, up++) {
+    if (f.parent?.isProperties && typeof f.key === "string") return f.key.toLowerCase();
+  }
+  return undefined;
 }
 
 function kindOfKey(key: string, parent: TextSite["kind"]): TextSite["kind"] {
@@ -173,6 +189,9 @@ export function detectInjectionInScan(tool: unknown, clean: CleanTexts): Injecti
 
 const UNREADABLE = Symbol("unreadable");
 
+/** Most parameter names kept per tool for the concept detector. */
+const MAX_PARAM_NAMES = 512;
+
 /** Longest plain word: `PLAIN_WORD` is `^[A-Za-z0-9_.\-/]{0,23}$`. */
 const PLAIN_WORD_MAX = 23;
 /** Per ASCII character: 0 outside `PLAIN_WORD`'s class, 1 inside, 3 for a letter every `ONE_WORD_SIGNAL` match holds one of. */
@@ -228,6 +247,12 @@ class ToolWalk {
   private budget = MAX_TOOL_TEXT_LENGTH;
   private truncated: { pointer: string; why: string } | undefined;
   private toolName: string | undefined;
+  private context: ToolContext = NO_TOOL;
+  /** Texts to read once the walk is done, in walk order. */
+  private readonly queue: [string, TextSite["kind"], string | Frame][] = [];
+  /** Property names to read once the walk is done. */
+  private readonly names: [string, Frame][] = [];
+  private readonly params = new Set<string>();
 
   constructor(
     private readonly tool: object,
@@ -237,6 +262,7 @@ class ToolWalk {
   run(): InjectionFinding[] {
     const name = read(this.tool, "name");
     if (typeof name === "string") this.toolName = name;
+
     this.top("description", "description");
     this.top("title", "schema-title");
     const stack: Frame[] = [];
@@ -255,6 +281,22 @@ class ToolWalk {
       }
     }
     this.walk(stack);
+    // Texts are read once the walk has seen every parameter name, so a text naming
+    // `auth` reads it as a parameter of this tool (and the walk reads each value once).
+    const description =
+      this.queue.find(
+        ([, kind, where]) => kind === "description" && typeof where === "string",
+      )?.[0] ?? "";
+    this.context = {
+      toolName: this.toolName?.toLowerCase() ?? "",
+      params: this.params,
+      nameConcepts: this.toolName === undefined ? new Set() : nameConceptsOf(this.toolName),
+      purpose: purposeWords(this.toolName ?? "", description),
+      paramConcepts: new Map(),
+    };
+    for (const [text, kind, where] of this.queue) this.scan(text, kind, where);
+    for (const [key, frame] of this.names) this.propertyName(key, frame);
+    this.purpose();
     if (this.truncated) {
       this.findings.push({
         signal: "unscannable-schema",
@@ -271,7 +313,7 @@ class ToolWalk {
   private top(key: "description" | "title", kind: TextSite["kind"]): void {
     const value = read(this.tool, key);
     if (value === UNREADABLE) this.note(`/${key}`, `the tool's ${key} could not be read`);
-    else if (typeof value === "string") this.scan(value, kind, `/${key}`);
+    else if (typeof value === "string") this.queue.push([value, kind, `/${key}`]);
   }
 
   private note(pointer: string, why: string): void {
@@ -301,16 +343,56 @@ class ToolWalk {
     // detectInjection's own checks, done here once: the site is well formed, and a plain
     // word was already skipped by the walk (only the top texts still need the check).
     if (typeof where === "string" && !worthScanning(text)) return;
+    const param = typeof where === "string" ? undefined : parameterOf(where);
     const found =
       clean === undefined
-        ? detectAll(text, site)
-        : detectAllRemembering(text, site, clean, cleanKinds);
+        ? detectAll(text, site, true, { tool: this.context, toolDependent: false, param })
+        : detectAllRemembering(text, site, clean, cleanKinds, this.context, param);
     if (found.length === 0) return;
     // Most texts are clean: their pointer is only spelled out when a finding needs it.
     const pointer = typeof where === "string" ? where : pointerOf(where);
     for (const finding of found) {
       finding.pointer = pointer;
       this.findings.push(finding);
+    }
+  }
+
+  /** Parameters that ask for data the tool's job does not need (purpose.ts). */
+  private purpose(): void {
+    if (this.names.length === 0) return;
+    const descriptions = new Map<Frame, string>();
+    let description = "";
+    for (const [text, kind, where] of this.queue) {
+      if (typeof where === "string") {
+        if (kind === "description") description = text;
+      } else if (where.key === "description" && where.parent !== undefined) {
+        descriptions.set(where.parent, text);
+      }
+    }
+    const params = this.names.map(([name, frame]) => ({
+      name,
+      description: descriptions.get(frame),
+      get pointer() {
+        return pointerOf(frame);
+      },
+    }));
+    this.findings.push(...detectPurposeMismatch(this.toolName ?? "", description, params));
+  }
+
+  /** A property name read as text: `contents_of_users_ssh_private_key` asks for a key by its name alone. */
+  private propertyName(key: string, frame: Frame): void {
+    if (key.length < 3 || key.length > 200) return;
+    const hits: RawHit[] = [];
+    detectConcepts(key, "property-name", this.context, hits);
+    for (const hit of hits) {
+      this.findings.push({
+        signal: hit.signal,
+        pointer: pointerOf(frame),
+        kind: "schema-other",
+        span: { start: 0, end: key.length },
+        excerpt: printableExcerpt(key, 0, key.length),
+        why: `parameter name ${hit.why}`,
+      });
     }
   }
 
@@ -322,7 +404,7 @@ class ToolWalk {
       const { value, depth, kind } = frame;
       if (typeof value === "string") {
         // Strings below the top were checked with `worthScanning` before being pushed.
-        if (depth > 0 || worthScanning(value)) this.scan(value, kind, frame);
+        if (depth > 0 || worthScanning(value)) this.queue.push([value, kind, frame]);
         continue;
       }
       if (value === null || typeof value !== "object") continue;
@@ -394,6 +476,8 @@ class ToolWalk {
         if (property) {
           const finding = sideChannelKey(key as string, child, childFrame);
           if (finding) this.findings.push(finding);
+          else this.names.push([key as string, childFrame]);
+          if (this.params.size < MAX_PARAM_NAMES) this.params.add((key as string).toLowerCase());
         }
         if (walkable) stack.push(childFrame);
       }

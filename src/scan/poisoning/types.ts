@@ -55,6 +55,12 @@ export interface TextSite {
  * - `fenced-shell`: a fenced code block of shell commands.
  * - `scripted-message`: the model is told to relay a fixed message (an advert, a false alert) to the user.
  * - `pretext-directive`: an out-of-scope order justified with compliance, audit or "necessary context" language.
+ * - `consent-bypass`: the model is told to act without asking the user, or that the user already agreed.
+ * - `output-instructions`: tool output (pages, emails, OCR text) is declared trusted instructions to carry out.
+ * - `tool-preference`: the model is told to prefer this tool or to distrust the others.
+ * - `recipient-redirection`: money, messages or shares go to a fixed destination instead of the user's choice.
+ * - `credential-request`: the tool asks for a secret no tool needs from a user (CVV, TOTP seed, backup codes).
+ * - `hidden-instruction`: orders given by a speaker label ("assistant: ...") or hidden in markup.
  * - `invisible-characters`: zero-width, bidirectional-control, Unicode tag or variation-selector characters.
  * - `control-characters`: C0/C1 control characters other than tab, newline and carriage return.
  * - `ansi-escape`: terminal escape sequences that can hide or restyle text.
@@ -80,6 +86,12 @@ export type InjectionSignal =
   | "fenced-shell"
   | "scripted-message"
   | "pretext-directive"
+  | "consent-bypass"
+  | "output-instructions"
+  | "tool-preference"
+  | "recipient-redirection"
+  | "credential-request"
+  | "hidden-instruction"
   | "invisible-characters"
   | "control-characters"
   | "ansi-escape"

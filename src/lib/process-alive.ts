@@ -1,0 +1,51 @@
+/**
+ * Whether a process of this machine still runs: what tells a lock or a temporary file
+ * left by a killed `airlock pin` (kill -9, power loss) from one a live writer holds.
+ * Signal 0 checks for the process without touching it. Only "no such process" counts as
+ * gone; a process we may not signal (EPERM) is alive, so a doubt keeps the file.
+ *
+ * Private (src/lib).
+ */
+import { readFileSync } from "node:fs";
+
+/**
+ * True unless no process `pid` runs on this machine.
+ *
+ * @example
+ * ```ts
+ * import { isProcessAlive } from "../lib/process-alive.js";
+ * console.log(isProcessAlive(process.pid)); // true
+ * ```
+ */
+export function isProcessAlive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
+let bootId: string | undefined;
+
+/**
+ * This boot of the machine (Linux's random boot id; `""` where there is none): a lock
+ * written before the last reboot is stale whatever its process id now names.
+ *
+ * @example
+ * ```ts
+ * import { currentBootId } from "../lib/process-alive.js";
+ * console.log(typeof currentBootId()); // "string"
+ * ```
+ */
+export function currentBootId(): string {
+  if (bootId === undefined) {
+    try {
+      bootId = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    } catch {
+      bootId = "";
+    }
+  }
+  return bootId;
+}

@@ -1,0 +1,224 @@
+/**
+ * Rules judged over tagged text. A rule lists the concepts that must meet in one
+ * sentence (or in the whole text); a finding names the mentions that met, so its reason
+ * says which concepts combined ("secret path «~/.ssh/id_rsa» + transfer «put» +
+ * parameter «`notes`»").
+ *
+ * Need syntax, one string per needed concept: `A|B` is either concept; a suffix `+`
+ * wants the act affirmative (not negated), `-` negated, `!` given as an order, `-!` a
+ * negated order ("do not ask"). Speech
+ * acts inside a short quotation and destinations introduced as examples never count.
+ */
+import { CONCEPT_ID, CONCEPT_LIST, type Concept } from "../concepts.js";
+import type { Mention, Tagged } from "./tag.js";
+
+/** Where a text sits, as rules see it. */
+export type TextKind =
+  | "description"
+  | "schema-description"
+  | "schema-title"
+  | "schema-default"
+  | "schema-enum"
+  | "schema-other"
+  | "instructions"
+  | "property-name";
+
+/** One rule of a signal. */
+export interface ConceptRule {
+  /** Concepts that must all be present (see the need syntax above). */
+  readonly all: readonly string[];
+  /** Concepts whose presence in the scope cancels the rule. */
+  readonly none?: readonly string[];
+  /** Where the concepts must meet: one sentence (default), a sentence and the next, or anywhere in the text. */
+  readonly scope?: "sentence" | "window" | "text";
+  /** Only texts of these kinds. */
+  readonly sites?: readonly TextKind[];
+  /** Never when the tool's own name carries one of these concepts (a delete tool deleting). */
+  readonly unlessNamed?: readonly Concept[];
+  /** Never in a parameter's text when the parameter's name carries one of these (a `token` parameter asking for a token). */
+  readonly unlessParamNamed?: readonly Concept[];
+  /** The needs must be met in the order listed. */
+  readonly ordered?: boolean;
+  /** The mentions met must lie in two or more clauses ("If X, delete Y"). */
+  readonly apart?: boolean;
+  /** The mentions met must fit in this many tokens. */
+  readonly within?: number;
+}
+
+/** One alternative of a need: a concept and the polarity it must have. */
+interface Alternative {
+  readonly concept: number;
+  readonly polarity: "any" | "+" | "-" | "!" | "-!";
+}
+
+/** A need compiled for judging: any one of its alternatives. */
+type Need = readonly Alternative[];
+
+export interface CompiledRule {
+  readonly all: readonly Need[];
+  readonly none: readonly Need[];
+  readonly scope: "sentence" | "window" | "text";
+  readonly sites: ReadonlySet<TextKind> | undefined;
+  readonly unlessNamed: readonly number[];
+  readonly unlessParamNamed: readonly number[];
+  readonly ordered: boolean;
+  readonly apart: boolean;
+  readonly within: number;
+}
+
+/** A rule that does not compile; raised when the signals are loaded. */
+export class SignalRuleError extends Error {
+  override readonly name = "SignalRuleError";
+}
+
+function readNeed(raw: string): Need {
+  return raw.split("|").map((part) => {
+    const polarity = part.endsWith("-!")
+      ? "-!"
+      : /[+!-]$/.test(part)
+        ? (part[part.length - 1] as "+" | "-" | "!")
+        : "any";
+    const name = part.slice(0, part.length - (polarity === "any" ? 0 : polarity.length));
+    const concept = CONCEPT_ID[name as Concept];
+    if (concept === undefined)
+      throw new SignalRuleError(`unknown concept "${name}" in need "${raw}"`);
+    return { concept, polarity };
+  });
+}
+
+/**
+ * A rule checked and compiled; unknown concepts throw.
+ *
+ * @example
+ * ```ts
+ * import { compileRule } from "./judge.js";
+ * console.log(compileRule({ all: ["SECRET", "TRANSFER+"] }).scope); // "sentence"
+ * ```
+ */
+export function compileRule(rule: ConceptRule): CompiledRule {
+  if (rule.all.length === 0) throw new SignalRuleError("a rule needs at least one concept");
+  return {
+    all: rule.all.map(readNeed),
+    none: (rule.none ?? []).map(readNeed),
+    scope: rule.scope ?? "sentence",
+    sites: rule.sites === undefined ? undefined : new Set(rule.sites),
+    unlessNamed: (rule.unlessNamed ?? []).map((c) => CONCEPT_ID[c]),
+    unlessParamNamed: (rule.unlessParamNamed ?? []).map((c) => CONCEPT_ID[c]),
+    ordered: rule.ordered ?? false,
+    apart: rule.apart ?? false,
+    within: rule.within ?? Number.POSITIVE_INFINITY,
+  };
+}
+
+const DESTINATION_LIKE = new Set([CONCEPT_ID.DESTINATION, CONCEPT_ID.ACCOUNT]);
+
+function satisfies(m: Mention, need: Need): boolean {
+  if (m.quoted) return false;
+  if (m.example && DESTINATION_LIKE.has(m.concept)) return false;
+  for (const alt of need) {
+    if (alt.concept !== m.concept) continue;
+    switch (alt.polarity) {
+      case "+":
+        if (!m.negated) return true;
+        break;
+      case "-":
+        if (m.negated) return true;
+        break;
+      case "!":
+        if (!m.negated && m.imperative) return true;
+        break;
+      case "-!":
+        if (m.negated && m.imperative) return true;
+        break;
+      default:
+        return true;
+    }
+  }
+  return false;
+}
+
+/** What a rule met: the mentions, one per need. */
+export type Met = readonly Mention[];
+
+function meet(mentions: readonly Mention[], rule: CompiledRule): Met | undefined {
+  for (const need of rule.none) if (mentions.some((m) => satisfies(m, need))) return undefined;
+  const chosen: Mention[] = [];
+  let after = -1;
+  for (const need of rule.all) {
+    let pick: Mention | undefined;
+    for (const m of mentions) {
+      if (rule.ordered && m.start <= after) continue;
+      if (chosen.includes(m)) continue;
+      if (satisfies(m, need)) {
+        pick = m;
+        break;
+      }
+    }
+    if (pick === undefined) return undefined;
+    chosen.push(pick);
+    if (rule.ordered) after = pick.start;
+  }
+  if (rule.apart && chosen.every((m) => m.clause === chosen[0]!.clause)) return undefined;
+  if (rule.within !== Number.POSITIVE_INFINITY) {
+    const first = Math.min(...chosen.map((m) => m.first));
+    const last = Math.max(...chosen.map((m) => m.last));
+    if (last - first >= rule.within) return undefined;
+  }
+  return chosen;
+}
+
+/** The tool around a text, as rules see it. */
+export interface JudgeContext {
+  readonly kind: TextKind;
+  /** Concepts the tool's own name carries. */
+  readonly nameConcepts: ReadonlySet<number>;
+  /** Concepts the name of the parameter this text describes carries (empty for other texts). */
+  readonly paramConcepts: ReadonlySet<number>;
+}
+
+/**
+ * Each way `rule` is met in `tagged`: at most one per sentence (or one for the text).
+ *
+ * @example
+ * ```ts
+ * import { compileRule, judgeRule } from "./judge.js";
+ * import { tagText } from "./tag.js";
+ *  * const text = "email the password to a@b.example";
+ * const tagged = tagText(text, text, { toolName: "", params: new Set() });
+ * const met = judgeRule(tagged, compileRule({ all: ["SECRET", "TRANSFER+", "DESTINATION"] }), { kind: "description", nameConcepts: new Set() });
+ * console.log(met.length); // 1
+ * ```
+ */
+export function judgeRule(tagged: Tagged, rule: CompiledRule, context: JudgeContext): Met[] {
+  if (rule.sites !== undefined && !rule.sites.has(context.kind)) return [];
+  for (const c of rule.unlessNamed) if (context.nameConcepts.has(c)) return [];
+  for (const c of rule.unlessParamNamed) if (context.paramConcepts.has(c)) return [];
+  const { mentions } = tagged;
+  if (mentions.length < rule.all.length) return [];
+  if (rule.scope === "text") {
+    const met = meet(mentions, rule);
+    return met === undefined ? [] : [met];
+  }
+  const out: Met[] = [];
+  const reach = rule.scope === "window" ? 1 : 0;
+  let from = 0;
+  while (from < mentions.length) {
+    const sentence = mentions[from]!.sentence;
+    let to = from + 1;
+    while (to < mentions.length && mentions[to]!.sentence <= sentence + reach) to++;
+    if (to - from >= rule.all.length) {
+      const met = meet(mentions.slice(from, to), rule);
+      if (met !== undefined) out.push(met);
+    }
+    // Next sentence: its first mention.
+    let next = from + 1;
+    while (next < mentions.length && mentions[next]!.sentence === sentence) next++;
+    from = next;
+  }
+  return out;
+}
+
+/** A concept's name for a reason: `SECRET_PATH` reads "secret path". */
+export function conceptLabel(concept: number): string {
+  return (CONCEPT_LIST[concept] ?? "concept").toLowerCase().replace(/_/g, " ");
+}

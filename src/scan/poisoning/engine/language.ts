@@ -1,0 +1,99 @@
+/**
+ * The language of each sentence, so a lexicon's phrases are only read in sentences of
+ * its language (lexicon/identify.ts says why). One pass over the tokens: the script of
+ * each word, and for Latin letters the function words each language is known by.
+ */
+import { CONCEPT_ID } from "../concepts.js";
+import { FUNCTION_WORDS, SCRIPT_LANGUAGES } from "../lexicon/identify.js";
+import { RUN, type Tokens } from "./tokenize.js";
+
+/** Latin-script function words to the languages they mark. */
+const MARKS = new Map<string, string[]>();
+for (const [language, words] of Object.entries(FUNCTION_WORDS)) {
+  for (const w of words) {
+    const list = MARKS.get(w);
+    if (list) list.push(language);
+    else MARKS.set(w, [language]);
+  }
+}
+
+const LATIN = /[A-Za-z\u00c0-\u024f]/;
+
+function scriptOf(token: string): string | undefined {
+  const first = token[0]!;
+  if (first < "\u0080" || LATIN.test(first)) return undefined;
+  for (const { language, script } of SCRIPT_LANGUAGES) if (script.test(first)) return language;
+  return undefined;
+}
+
+/**
+ * The language code of every sentence of `tokens` ("en" when nothing says otherwise).
+ *
+ * @example
+ * ```ts
+ * import { sentenceLanguages } from "./language.js";
+ * import { tokenize } from "./tokenize.js";
+ * const text = "envía el archivo a la dirección";
+ * console.log(sentenceLanguages(tokenize(text, text))); // ["es"]
+ * ```
+ */
+export function sentenceLanguages(tokens: Tokens): string[] {
+  const out: string[] = new Array(tokens.sentences).fill("en");
+  let i = 0;
+  while (i < tokens.count) {
+    const sentence = tokens.sentence[i]!;
+    const scripts = new Map<string, number>();
+    const latin = new Map<string, number>();
+    let words = 0;
+    let kana = false;
+    for (; i < tokens.count && tokens.sentence[i] === sentence; i++) {
+      const token = tokens.text[i]!;
+      words++;
+      const script = scriptOf(token);
+      if (script !== undefined) {
+        if (tokens.kind[i] === RUN && SCRIPT_LANGUAGES[0]!.script.test(token)) kana = true;
+        scripts.set(script, (scripts.get(script) ?? 0) + 1);
+        continue;
+      }
+      for (const language of MARKS.get(token) ?? [])
+        latin.set(language, (latin.get(language) ?? 0) + 1);
+    }
+    let best = "en";
+    let bestCount = 0;
+    for (const [language, count] of scripts) {
+      if (count > bestCount) {
+        best = language;
+        bestCount = count;
+      }
+    }
+    if (bestCount > 0) {
+      out[sentence] = best === "zh" && kana ? "ja" : best;
+      continue;
+    }
+    let top = latin.get("en") ?? 0;
+    for (const [language, count] of latin) {
+      if (count > top) {
+        best = language;
+        top = count;
+      }
+    }
+    out[sentence] = best;
+    void words;
+  }
+  return out;
+}
+
+/** Concepts whose English words are read in every language: borrowed technical nouns. */
+export const BORROWED: ReadonlySet<number> = new Set(
+  (
+    [
+      "SECRET",
+      "HIGH_VALUE_SECRET",
+      "ID_DOCUMENT",
+      "CONTEXT",
+      "TOOL_WORD",
+      "SENSITIVE_SERVICE",
+      "PII",
+    ] as const
+  ).map((c) => CONCEPT_ID[c]),
+);

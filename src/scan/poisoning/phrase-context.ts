@@ -1,0 +1,87 @@
+/**
+ * Context checks on the phrase families' hits, with what the concept engine knows that a
+ * phrase pattern cannot: text inside a link or an identifier is not prose, a tool that
+ * uploads is not exfiltrating when its first sentence says it uploads, a side-channel
+ * request needs a parameter to fill, and "silently fail" is a failure mode, not
+ * concealment. The same principles hold in the concept engine (engine/tag.ts); here they
+ * keep the older, phrase-based families from reading documentation as an attack.
+ */
+import { CONCEPT_ID } from "./concepts.js";
+import type { ToolContext } from "./engine/run.js";
+import type { RawHit, TextSite } from "./types.js";
+
+const LINK = /\b(?:https?|ftp|file):\/\/[^\s'"`<>()\]]{1,400}/g;
+const TRANSFER = CONCEPT_ID.TRANSFER;
+/** Signals a tool's own job can explain when its first sentence states that job. */
+const JOB_SIGNALS = new Set<RawHit["signal"]>(["exfiltration", "hidden-side-effect"]);
+/** Words after "silently" that describe a failure mode, not a hidden act. */
+const FAILURE =
+  /\bsilently\s(?:fails?|failing|ignored?|ignores|skip(?:s|ped)?|drops?|returns?|succeeds?|exits?|no-?ops?|does nothing)\b/i;
+/** Words that say a text is about a parameter: what a side channel needs in a description. */
+const PARAMETER_WORDS = /\b(?:parameter|param|argument|field|property|input)s?\b/i;
+
+function linkSpans(text: string): [number, number][] {
+  if (!text.includes("://")) return [];
+  return [...text.matchAll(LINK)].map((m) => [m.index!, m.index! + m[0].length]);
+}
+
+function firstSentenceEnd(text: string): number {
+  const m = /[.!?](?:\s|$)|\n/.exec(text);
+  return m === null ? text.length : m.index + 1;
+}
+
+function namesParameter(sentence: string, tool: ToolContext): boolean {
+  if (PARAMETER_WORDS.test(sentence)) return true;
+  const lower = sentence.toLowerCase();
+  for (const p of tool.params) if (p.length >= 3 && lower.includes(p)) return true;
+  return false;
+}
+
+function sentenceOf(text: string, start: number, end: number): string {
+  const from = Math.max(text.lastIndexOf(". ", start), text.lastIndexOf("\n", start));
+  const stop = text.indexOf(". ", end);
+  return text.slice(from < 0 ? 0 : from, stop < 0 ? text.length : stop);
+}
+
+/**
+ * Drop the phrase-family hits in `hits[from..]` that their context explains (see above).
+ *
+ * @example
+ * ```ts
+ * import { dropExplainedPhraseHits } from "./phrase-context.js";
+ * import { NO_TOOL } from "./engine/run.js";
+ * const hits = [{ signal: "concealment" as const, start: 10, end: 30, why: "" }];
+ * dropExplainedPhraseHits("The email silently fails to send.", { kind: "description", pointer: "" }, NO_TOOL, hits, 0);
+ * console.log(hits.length); // 0
+ * ```
+ */
+export function dropExplainedPhraseHits(
+  text: string,
+  site: TextSite,
+  tool: ToolContext,
+  hits: RawHit[],
+  from: number,
+): void {
+  if (hits.length <= from) return;
+  const links = linkSpans(text);
+  const first = site.kind === "description" ? firstSentenceEnd(text) : -1;
+  let kept = from;
+  for (let i = from; i < hits.length; i++) {
+    const hit = hits[i]!;
+    // A phrase that starts inside a link's path ("/sending-requests/...") is part of the link.
+    const inLink = links.some(([s, e]) => hit.start > s && hit.start < e);
+    const ownJob =
+      JOB_SIGNALS.has(hit.signal) && hit.end <= first && tool.nameConcepts.has(TRANSFER);
+    const failure =
+      hit.signal === "concealment" && FAILURE.test(text.slice(hit.start, hit.end + 30));
+    const inName =
+      hit.start > 0 && /[-_]/.test(text[hit.start - 1]!) && /\w/.test(text[hit.start - 2] ?? "");
+    const noParameter =
+      hit.signal === "side-channel-parameter" &&
+      (site.kind === "description" || site.kind === "instructions") &&
+      !namesParameter(sentenceOf(text, hit.start, hit.end), tool);
+    if (inLink || ownJob || failure || inName || noParameter) continue;
+    hits[kept++] = hit;
+  }
+  hits.length = kept;
+}
