@@ -12,11 +12,11 @@
  * inside an answer that does not reach the client is judged too: what the pins refuse
  * in it is closed for the session.
  */
+import { hasTopLevelDuplicate } from "../lib/json-duplicate-key.js";
 import { AIRLOCK_BLOCK } from "../mcp/refusal.js";
 import type { ListingCheck } from "../pins/types.js";
 import type { ToolAdmission } from "./admission.js";
 import { auditId, type ProxyAuditor } from "./auditor.js";
-import { detectDuplicateMember } from "./duplicate-members.js";
 import { ProxyError } from "./errors.js";
 import {
   errorResponse,
@@ -126,7 +126,7 @@ export class ServerMessages {
     }
     const withheld: WithheldReason | undefined = request.reused
       ? "id_reused"
-      : detectDuplicateMember(received.raw, "id")
+      : hasTopLevelDuplicate(received.raw, "id")
         ? "duplicate_id"
         : undefined;
     if (withheld !== undefined) {

@@ -1,10 +1,11 @@
-// Duplicate top-level members in a JSON text (src/proxy/duplicate-members.ts): a reader
-// that keeps the first of two same-named members sees another message than JSON.parse
-// does, so the proxy must find every text whose top level names `id` twice, and only those.
+// A key twice at the top of a JSON text (hasTopLevelDuplicate in src/lib/json-duplicate-key.ts):
+// a reader that keeps the first of two same-named members sees another message than
+// JSON.parse does, so airlock proxy must find every answer whose top level names `id`
+// twice, and only those.
 import { describe, expect, it } from "vitest";
-import { detectDuplicateMember } from "../../src/proxy/duplicate-members.js";
+import { hasTopLevelDuplicate } from "../../src/lib/json-duplicate-key.js";
 
-describe("detectDuplicateMember", () => {
+describe("hasTopLevelDuplicate", () => {
   it.each([
     ['{"jsonrpc":"2.0","id":4,"result":{},"id":5}', "id"],
     ['{"id":4,"result":{},"i\\u0064":5}', "id"],
@@ -15,7 +16,7 @@ describe("detectDuplicateMember", () => {
     ['{"a/b":1,"a\\/b":2}', "a/b"],
     ['{"\\\\":1,"\\\\":2}', "\\"],
   ])("finds the member named twice in %s (%s)", (text, name) => {
-    expect(detectDuplicateMember(text, name)).toBe(true);
+    expect(hasTopLevelDuplicate(text, name)).toBe(true);
   });
 
   it.each([
@@ -28,11 +29,11 @@ describe("detectDuplicateMember", () => {
     ['["id","id"]', "id"],
     ["{}", "id"],
   ])("finds no second %s in %s", (text, name) => {
-    expect(detectDuplicateMember(text, name)).toBe(false);
+    expect(hasTopLevelDuplicate(text, name)).toBe(false);
   });
 
   it("reads a text of many escaped quotes and backslashes (a million) without trouble", () => {
     const body = '\\\\\\"\\u0022'.repeat(500_000);
-    expect(detectDuplicateMember(`{"id":1,"result":"${body}","id":2}`, "id")).toBe(true);
+    expect(hasTopLevelDuplicate(`{"id":1,"result":"${body}","id":2}`, "id")).toBe(true);
   });
 });
