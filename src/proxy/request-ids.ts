@@ -169,10 +169,10 @@ export class InFlightRequests<T> {
   }
 
   private mayConflict(readings: IdReadings): boolean {
-    return (
-      readings.values.some((r) => this.values.has(r) || this.prefixes.has(r)) ||
-      readings.prefixes.some((r) => this.values.has(r))
-    );
+    // Loops, not .some(): this runs for every request the client sends.
+    for (const r of readings.values) if (this.values.has(r) || this.prefixes.has(r)) return true;
+    for (const r of readings.prefixes) if (this.values.has(r)) return true;
+    return false;
   }
 }
 
