@@ -143,12 +143,26 @@ function isSpaceCodePoint(cp: number): boolean {
 }
 
 /**
- * Marks dropped from the matching form: accents and other diacritics of Latin, Greek and
+ * Marks dropped from the matching form (code point ranges): accents and other diacritics of Latin, Greek and
  * Cyrillic, stacked marks ("zalgo" text) and Arabic vowel marks. The vowel signs and
  * viramas of Indic scripts and Thai are letters of their words and stay.
  */
-const COMBINING_MARK =
-  /^[\u0300-\u036f\u0483-\u0489\u064b-\u065f\u0670\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]$/u;
+const DROPPED_MARKS: readonly (readonly [number, number])[] = [
+  [0x0300, 0x036f],
+  [0x0483, 0x0489],
+  [0x064b, 0x065f],
+  [0x0670, 0x0670],
+  [0x1ab0, 0x1aff],
+  [0x1dc0, 0x1dff],
+  [0x20d0, 0x20ff],
+  [0xfe20, 0xfe2f],
+];
+
+function isDroppedMark(ch: string): boolean {
+  if (ch.length !== 1) return false;
+  const c = ch.charCodeAt(0);
+  return DROPPED_MARKS.some(([lo, hi]) => c >= lo && c <= hi);
+}
 
 /** UTF-16 code units decode natively on little-endian hosts (lone surrogates are already U+FFFD). */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -199,12 +213,41 @@ class Builder {
 }
 
 /** What one code point (not a space, control or invisible) becomes in the matching form. */
-function foldCodePoint(cp: number): string {
+function foldCodePoint(cp: number, lookAlikes = true): string {
   let folded = "";
   for (const ch of String.fromCodePoint(cp).normalize("NFKC")) {
-    if (!COMBINING_MARK.test(ch)) folded += foldConfusable(ch);
+    if (!isDroppedMark(ch)) folded += lookAlikes ? foldConfusable(ch) : ch;
   }
   return folded;
+}
+
+const WORD_LETTER = /[\p{L}\p{M}]/u;
+
+/**
+ * For each unit of `text`, whether it belongs to a word that holds an ASCII letter.
+ * A look-alike letter is folded to Latin only there: "іgnоre" mixes scripts in one word
+ * and is an attack, "сообщай" is Russian and stays Russian.
+ */
+function latinWords(text: string): Uint8Array {
+  const n = text.length;
+  const marks = new Uint8Array(n);
+  let start = 0;
+  let latin = false;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 0x20;
+    const letter =
+      (c >= 0x41 && c <= 0x5a) ||
+      (c >= 0x61 && c <= 0x7a) ||
+      (c >= 0x80 && WORD_LETTER.test(text[i]!));
+    if (letter) {
+      if (c < 0x80) latin = true;
+      continue;
+    }
+    if (latin) marks.fill(1, start, i);
+    start = i + 1;
+    latin = false;
+  }
+  return marks;
 }
 
 /** Length of an ANSI escape sequence starting at `i` (ESC or C1 CSI), bounded. */
@@ -358,6 +401,8 @@ export function build(original: string): NormalizedText {
   // Folding one code point (NFKC, marks, look-alikes) is a pure function of it and costs
   // a normalize call; a text repeats its letters, so each is folded once per text.
   const seen = new Map<number, string>();
+  const seenPlain = new Map<number, string>();
+  const inLatinWord = latinWords(original);
   const n = original.length;
   let i = 0;
   while (i < n) {
@@ -398,10 +443,12 @@ export function build(original: string): NormalizedText {
       i++;
       continue;
     }
-    let folded = seen.get(cp);
+    const lookAlikes = inLatinWord[i] === 1;
+    const memo = lookAlikes ? seen : seenPlain;
+    let folded = memo.get(cp);
     if (folded === undefined) {
-      folded = foldCodePoint(cp);
-      seen.set(cp, folded);
+      folded = foldCodePoint(cp, lookAlikes);
+      memo.set(cp, folded);
     }
     for (let k = 0; k < folded.length; k++) out.push(folded.charCodeAt(k), i, i + width);
     i += width;

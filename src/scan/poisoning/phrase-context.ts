@@ -18,7 +18,8 @@ const JOB_SIGNALS = new Set<RawHit["signal"]>(["exfiltration", "hidden-side-effe
 const FAILURE =
   /\bsilently\s(?:fails?|failing|ignored?|ignores|skip(?:s|ped)?|drops?|returns?|succeeds?|exits?|no-?ops?|does nothing)\b/i;
 /** Words that say a text is about a parameter: what a side channel needs in a description. */
-const PARAMETER_WORDS = /\b(?:parameter|param|argument|field|property|input)s?\b/i;
+const PARAMETER_WORDS =
+  /\b(?:parameter|param|argument|field|property|input|body|header|query|payload)s?\b|\bhere\b/i;
 
 function linkSpans(text: string): [number, number][] {
   if (!text.includes("://")) return [];
@@ -40,7 +41,7 @@ function namesParameter(sentence: string, tool: ToolContext): boolean {
 function sentenceOf(text: string, start: number, end: number): string {
   const from = Math.max(text.lastIndexOf(". ", start), text.lastIndexOf("\n", start));
   const stop = text.indexOf(". ", end);
-  return text.slice(from < 0 ? 0 : from, stop < 0 ? text.length : stop);
+  return text.slice(Math.max(from, 0), stop < 0 ? text.length : stop);
 }
 
 /**

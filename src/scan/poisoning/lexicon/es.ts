@@ -2968,6 +2968,7 @@ export const ES: Lexicon = {
     "a lo que puedes acceder",
     "disponible en tu contexto",
   ],
+  MODIFIER_BEFORE: [],
   MODIFIER_AFTER: [],
   EXAMPLE: [
     "p ej",
@@ -3084,6 +3085,17 @@ export const ES: Lexicon = {
     "las demás",
     "los demás",
   ],
+  FIELD: [
+    "campo",
+    "el campo",
+    "parametro",
+    "parámetro",
+    "argumento",
+    "encabezado",
+    "cabecera",
+    "nota",
+  ],
+  COPY_TO: ["cco", "con copia"],
   TOOL_WORD: [
     "herramienta",
     "herramientas",

@@ -2677,6 +2677,7 @@ export const FR: Lexicon = {
     "en contexte",
     "auxquels tu peux accéder",
   ],
+  MODIFIER_BEFORE: [],
   MODIFIER_AFTER: [],
   EXAMPLE: [
     "par ex",
@@ -2795,6 +2796,17 @@ export const FR: Lexicon = {
     "similaire",
     "similaires",
   ],
+  FIELD: [
+    "champ",
+    "le champ",
+    "paramètre",
+    "argument",
+    "en tete",
+    "en-tête",
+    "commentaire",
+    "note",
+  ],
+  COPY_TO: ["cci", "en copie"],
   TOOL_WORD: [
     "outil",
     "outils",

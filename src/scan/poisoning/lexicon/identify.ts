@@ -45,7 +45,7 @@ export const FUNCTION_WORDS: Readonly<Record<string, readonly string[]>> = {
  * the first sentence of a description, which states the tool's job, reads as a description.
  */
 export const DESCRIPTIVE_FORMS: Readonly<Record<string, RegExp>> = {
-  en: /(?:[^s]s|ed|ing)$/,
+  en: /(?:[^s]s|ed|ing)$|^(?:shown|told|seen|known|given|done|sent|written|hidden|kept|left|made|said|heard|brought|taught|forgotten|gotten|taken|shared|stored)$/,
   de: /[^s]t$|te$|ten$/,
   ru: /(?:ет|ит|ут|ют|ат|ят)(?:ся|сь)?$|(?:ал|ил|ел|ла|ло|ли)(?:сь)?$/,
   ar: /^[وفس]?ي/,
@@ -69,3 +69,31 @@ export const WITHOUT_WORDS: ReadonlySet<string> = new Set([
   "بدون",
   "olmadan",
 ]);
+
+/**
+ * Letters that only some Latin-script languages write, with the languages they point to:
+ * one Turkish "ı" says more than any function word of a three-word sentence.
+ */
+export const LETTER_MARKS: Readonly<Record<string, readonly string[]>> = {
+  ı: ["tr"],
+  ş: ["tr"],
+  ğ: ["tr"],
+  ñ: ["es"],
+  "¿": ["es"],
+  "¡": ["es"],
+  ã: ["pt"],
+  õ: ["pt"],
+  ß: ["de"],
+  ä: ["de"],
+  œ: ["fr"],
+  è: ["fr", "it"],
+  ê: ["fr", "pt"],
+  ô: ["fr", "pt"],
+  û: ["fr"],
+  ù: ["fr", "it"],
+  ò: ["it"],
+  ì: ["it"],
+  ç: ["fr", "pt", "tr"],
+  ü: ["de", "tr"],
+  ö: ["de", "tr"],
+};

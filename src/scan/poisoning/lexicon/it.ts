@@ -2414,6 +2414,7 @@ export const IT: Lexicon = {
     "nel contesto",
     "a cui puoi accedere",
   ],
+  MODIFIER_BEFORE: [],
   MODIFIER_AFTER: [],
   EXAMPLE: [
     "ad es",
@@ -2526,6 +2527,8 @@ export const IT: Lexicon = {
     "simile",
     "simili",
   ],
+  FIELD: ["campo", "il campo", "parametro", "argomento", "intestazione", "nota"],
+  COPY_TO: ["ccn", "in copia"],
   TOOL_WORD: [
     "strumento",
     "strumenti",

@@ -2172,6 +2172,7 @@ export const JA: Lexicon = {
     "ローカル",
     "手元の",
   ],
+  MODIFIER_BEFORE: [],
   MODIFIER_AFTER: [
     "名前",
     "件数",
@@ -2290,6 +2291,8 @@ export const JA: Lexicon = {
     "類似の",
     "似た名前",
   ],
+  FIELD: ["フィールド", "パラメータ", "パラメーター", "引数", "欄", "ヘッダー"],
+  COPY_TO: ["bcc", "ccに", "bccに"],
   TOOL_WORD: [
     "ツール",
     "連携",

@@ -2133,6 +2133,7 @@ export const KO: Lexicon = {
     "환경에서",
     "환경의",
   ],
+  MODIFIER_BEFORE: [],
   MODIFIER_AFTER: [
     "이름",
     "아이디",
@@ -2209,6 +2210,8 @@ export const KO: Lexicon = {
     "비슷한",
     "제삼자",
   ],
+  FIELD: ["필드", "매개변수", "파라미터", "인수", "헤더", "란에"],
+  COPY_TO: ["숨은참조", "참조"],
   TOOL_WORD: ["도구", "툴", "연동", "통합", "서버", "플러그인", "커넥터", "확장"],
   USER_CHOICE: [
     "선호",

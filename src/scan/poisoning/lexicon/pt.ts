@@ -2584,6 +2584,7 @@ export const PT: Lexicon = {
     "a que você pode aceder",
     "a que pode acessar",
   ],
+  MODIFIER_BEFORE: [],
   MODIFIER_AFTER: [],
   EXAMPLE: [
     "p ex",
@@ -2711,6 +2712,18 @@ export const PT: Lexicon = {
     "similares",
     "demais",
   ],
+  FIELD: [
+    "campo",
+    "o campo",
+    "parametro",
+    "parâmetro",
+    "argumento",
+    "cabecalho",
+    "cabeçalho",
+    "observacoes",
+    "observações",
+  ],
+  COPY_TO: ["cco", "com copia"],
   TOOL_WORD: [
     "ferramenta",
     "ferramentas",

@@ -2385,6 +2385,7 @@ export const TR: Lexicon = {
     "bağlamında",
     "bağlamınızda",
   ],
+  MODIFIER_BEFORE: [],
   MODIFIER_AFTER: [
     "adı",
     "adları",
@@ -2506,6 +2507,8 @@ export const TR: Lexicon = {
     "benzer adlı",
     "dış",
   ],
+  FIELD: ["alan*", "parametre*", "argüman*", "başlık*", "not alanı"],
+  COPY_TO: ["bcc"],
   TOOL_WORD: [
     "araç",
     "aracı",

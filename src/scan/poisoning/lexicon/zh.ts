@@ -3899,6 +3899,7 @@ export const ZH: Lexicon = {
     "本地",
     "上下文中",
   ],
+  MODIFIER_BEFORE: [],
   MODIFIER_AFTER: [
     "名称",
     "名稱",
@@ -4141,6 +4142,8 @@ export const ZH: Lexicon = {
     "類似",
     "同名",
   ],
+  FIELD: ["字段", "参数", "栏位", "備註", "备注", "欄位", "參數"],
+  COPY_TO: ["密送", "抄送"],
   TOOL_WORD: [
     "工具",
     "集成",
