@@ -5,7 +5,10 @@
  * walks a text that `JSON.parse` has already accepted, with an explicit stack (one entry
  * per open object or array, so a deep document cannot overflow the call stack), compares
  * keys as decoded strings (`"a"` and `"\u0061"` are the same key) and stops at the first
- * repeat.
+ * repeat. `airlock proxy` asks a narrower question of every answer it forwards as
+ * received: does the top level name `id` twice? (`{"id":4,...,"id":5}` answers request 5
+ * for `JSON.parse` and request 4 for readers that keep the first member, such as
+ * RapidJSON's `FindMember`.)
  *
  * Private (src/lib).
  */
@@ -118,4 +121,56 @@ export function findDuplicateKey(text: string): DuplicateKey | null {
     i++;
   }
   return null;
+}
+
+/** Keys JSON can spell another way only with `\u` escapes (no `"`, `\`, `/`, controls). */
+const PLAIN_KEY = /^[\w.-]*$/;
+
+/**
+ * Whether the top-level object of `text` holds `key` more than once. `text` must be JSON
+ * that `JSON.parse` accepts; the work is linear in its length, and nothing is scanned
+ * when a plain `key` cannot be there twice (its quoted form occurs at most once and the
+ * text has no `\u` escape), which is the case for almost every answer a server sends.
+ *
+ * @example
+ * ```ts
+ * import { hasTopLevelDuplicate } from "../lib/json-duplicate-key.js";
+ * console.log(hasTopLevelDuplicate('{"id":4,"result":{},"i\\u0064":5}', "id")); // true
+ * console.log(hasTopLevelDuplicate('{"id":4,"result":{"id":1,"x":{"id":2}}}', "id")); // false
+ * ```
+ */
+export function hasTopLevelDuplicate(text: string, key: string): boolean {
+  if (PLAIN_KEY.test(key) && !text.includes("\\u")) {
+    const quoted = `"${key}"`;
+    const first = text.indexOf(quoted);
+    if (first < 0 || text.indexOf(quoted, first + quoted.length) < 0) return false;
+  }
+  let depth = 0;
+  let topIsObject = false;
+  let count = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      const end = stringEnd(text, i);
+      // A top-level key: a string directly in the top object, followed by ':'.
+      let after = end;
+      while (after < text.length && text.charCodeAt(after) <= 0x20) after++;
+      if (depth === 1 && topIsObject && text.charCodeAt(after) === 0x3a) {
+        const raw = text.slice(i + 1, end - 1);
+        const name = raw.includes("\\") ? (JSON.parse(text.slice(i, end)) as string) : raw;
+        if (name === key && ++count > 1) return true;
+      }
+      i = end;
+      continue;
+    }
+    if (c === 0x7b || c === 0x5b) {
+      if (depth === 0) topIsObject = c === 0x7b;
+      depth++;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+    i++;
+  }
+  return false;
 }

@@ -4,12 +4,17 @@ import { closeSync, openSync, writeSync } from "node:fs";
 export interface AuditRecord {
   /** ISO 8601 time the decision was made. */
   time: string;
-  /** What was decided: a listed tool, a call, or a proxy life-cycle event. */
+  /**
+   * What was decided: a listed tool, a call, a request refused for its id, an answer of
+   * the server's that did not reach the client, or a proxy life-cycle event.
+   */
   event:
     | "proxy_start"
     | "tool_definition_check"
     | "listing_refused"
     | "tool_call_check"
+    | "request_refused"
+    | "response_dropped"
     | "upstream_closed"
     | "proxy_stop";
   /** The pin-file server section in force. */

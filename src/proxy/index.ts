@@ -19,13 +19,7 @@
 export { type AuditRecord, type AuditSink, openAuditLog } from "./audit-log.js";
 export { ProxyError, type ProxyErrorCode } from "./errors.js";
 export { connectHttpUpstream, type HttpUpstreamOptions } from "./http-upstream.js";
-export {
-  BLOCK_PREFIX,
-  type ListingJudge,
-  type PinProxyOptions,
-  type PinProxyOutcome,
-  type RunningPinProxy,
-  runPinProxy,
-} from "./pin-proxy.js";
+export { BLOCK_PREFIX, runPinProxy } from "./pin-proxy.js";
 export { type StdioUpstreamOptions, spawnStdioUpstream } from "./stdio-upstream.js";
+export type { ListingJudge, PinProxyOptions, PinProxyOutcome, RunningPinProxy } from "./types.js";
 export type { Upstream, UpstreamEvents } from "./upstream.js";

@@ -15,12 +15,15 @@ export type MessageKind = "request" | "notification" | "response" | "invalid";
 
 /**
  * Classify a parsed message: a request has `method` and `id`, a notification `method`
- * and no `id`, a response `id` and `result` or `error`.
+ * and no `id`, a response `id` and exactly one of `result` and `error`. A message that
+ * mixes the shapes (a `method` with a `result`, a `result` with an `error`) is invalid:
+ * clients disagree on what it is, so the proxy treats it as neither.
  *
  * @example
  * ```ts
  * import { messageKind } from "./json-rpc.js";
  * console.log(messageKind({ jsonrpc: "2.0", id: 1, method: "tools/list" })); // "request"
+ * console.log(messageKind({ jsonrpc: "2.0", id: 1, method: "ping", result: {} })); // "invalid"
  * ```
  */
 export function messageKind(message: unknown): MessageKind {
@@ -28,11 +31,14 @@ export function messageKind(message: unknown): MessageKind {
   const m = message as JsonRpcMessage;
   if (m.jsonrpc !== "2.0") return "invalid";
   const hasId = Object.hasOwn(m, "id");
-  if (typeof m.method === "string") {
+  const hasResult = Object.hasOwn(m, "result");
+  const hasError = Object.hasOwn(m, "error");
+  if (Object.hasOwn(m, "method")) {
+    if (typeof m.method !== "string" || hasResult || hasError) return "invalid";
     if (!hasId) return "notification";
     return isId(m.id) ? "request" : "invalid";
   }
-  if (hasId && (Object.hasOwn(m, "result") || Object.hasOwn(m, "error"))) {
+  if (hasId && hasResult !== hasError) {
     return isId(m.id) || m.id === null ? "response" : "invalid";
   }
   return "invalid";
@@ -40,11 +46,6 @@ export function messageKind(message: unknown): MessageKind {
 
 function isId(id: unknown): id is JsonRpcId {
   return typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
-}
-
-/** A map key for an id: `1` and `"1"` are different ids. */
-export function idKey(id: unknown): string {
-  return `${typeof id}:${String(id)}`;
 }
 
 /**

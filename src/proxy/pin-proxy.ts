@@ -1,13 +1,17 @@
-import type { Readable, Writable } from "node:stream";
-import { AIRLOCK_BLOCK } from "../mcp/refusal.js";
-import { toolPageSource } from "../mcp/tool-page-source.js";
-import { collectToolPages } from "../mcp/tool-pages.js";
-import type { ListingCheck } from "../pins/types.js";
-import type { AuditRecord, AuditSink } from "./audit-log.js";
-import { ProxyError } from "./errors.js";
+/**
+ * `airlock proxy` itself: a stdio MCP proxy that puts the pins between a client and a
+ * real server, at the JSON-RPC message level. This file holds its life cycle and the
+ * client-to-server half (requests in flight, held calls, what never reaches the server);
+ * the server-to-client half is `server-messages.ts`, the proxy's own listings
+ * `own-listing.ts`, the admitted names `admission.ts`.
+ */
+import { AIRLOCK_BLOCK, quoteName } from "../mcp/refusal.js";
+import { ToolAdmission } from "./admission.js";
+import { auditId, ProxyAuditor } from "./auditor.js";
+import type { ProxyError } from "./errors.js";
 import {
   errorResponse,
-  idKey,
+  type JsonRpcId,
   type JsonRpcMessage,
   messageKind,
   RPC_INTERNAL_ERROR,
@@ -15,54 +19,24 @@ import {
   RPC_PARSE_ERROR,
 } from "./json-rpc.js";
 import { LineChannel, type ReceivedMessage } from "./line-channel.js";
+import { DEFAULT_LIST_TIMEOUT_MS, DEFAULT_MAX_PAGES, OwnListing } from "./own-listing.js";
+import {
+  batchRefusal,
+  blockedCallAnswer,
+  reusedCallRefusal,
+  reusedIdRefusal,
+  unansweredRequest,
+} from "./proxy-answers.js";
+import { InFlightRequests } from "./request-ids.js";
+import { ServerMessages } from "./server-messages.js";
+import type {
+  ClientRequest,
+  InFlight,
+  PinProxyOptions,
+  PinProxyOutcome,
+  RunningPinProxy,
+} from "./types.js";
 import type { Upstream } from "./upstream.js";
-
-/** What the proxy needs of a pin guard: `ToolDefinitionPinGuard` fits. */
-export interface ListingJudge {
-  checkListing(listing: unknown): ListingCheck;
-}
-
-/** Options of {@link runPinProxy}. */
-export interface PinProxyOptions {
-  /** The pins in force (`guardFromPinFile(file, { server })`). */
-  guard: ListingJudge;
-  /** The real server. */
-  upstream: Upstream;
-  /** The MCP client's side: what it writes, and where to answer it (stdin/stdout). */
-  client: { input: Readable; output: Writable };
-  /** Pin-file server section, for the audit log. */
-  server?: string;
-  /** Receives one record per decision. */
-  audit?: AuditSink;
-  /** Diagnostics for people (default: stderr). */
-  log?: (line: string) => void;
-  /** Page cap of the proxy's own full listings (default 100). */
-  maxPages?: number;
-  /** How long the proxy waits for the server to answer its own `tools/list` (default 30 s). */
-  listTimeoutMs?: number;
-  /** Largest message accepted from the client, in bytes. */
-  maxMessageBytes?: number;
-  /**
-   * List the server again before each `tools/call` (one full listing per call): catches a
-   * server that changes a definition without `list_changed`. Default false.
-   */
-  relistBeforeEachCall?: boolean;
-}
-
-/** Why the proxy stopped. */
-export interface PinProxyOutcome {
-  reason: "client_closed" | "upstream_closed" | "upstream_fault" | "stopped";
-  /** What went wrong with the server, when it did. */
-  error?: ProxyError;
-}
-
-/** A running proxy. */
-export interface RunningPinProxy {
-  /** Settles when the proxy has stopped, the server is stopped and the client has every answer. */
-  done: Promise<PinProxyOutcome>;
-  /** Stop now: answer what is waiting, stop the server. */
-  stop(): Promise<PinProxyOutcome>;
-}
 
 /**
  * Text every refusal starts with, so clients and people can recognise it (one definition:
@@ -76,24 +50,13 @@ export interface RunningPinProxy {
  */
 export const BLOCK_PREFIX = AIRLOCK_BLOCK;
 
-interface PendingRequest {
-  id: unknown;
-  method: string;
-  cursor: string | undefined;
-}
-
 interface HeldCall {
   received: ReceivedMessage;
-  id: unknown;
+  request: ClientRequest;
 }
 
 /** How long a proxy whose server could not start keeps answering the client with the reason. */
 const START_FAILURE_GRACE_MS = 1_000;
-
-/** Paged listings remembered at once (for duplicates across pages). */
-const MAX_OPEN_WALKS = 64;
-
-const PROXY_ID_PREFIX = `airlock-proxy:${process.pid}:${Date.now().toString(36)}:`;
 
 /**
  * Run a stdio MCP proxy that enforces the pins in front of a real server.
@@ -101,12 +64,16 @@ const PROXY_ID_PREFIX = `airlock-proxy:${process.pid}:${Date.now().toString(36)}
  * Every message is forwarded unchanged (client messages as the proxy parsed them, server
  * messages byte for byte), except:
  * - each `tools/list` page the server returns is checked and only admitted tools reach
- *   the client (a page that is not a listing becomes an error);
+ *   the client (a page that is not a listing becomes an error); a name refused in any
+ *   listing the proxy sees is closed for the session;
  * - each `tools/call` is forwarded only when the tool was admitted by the latest listing
  *   the proxy checked; otherwise the client gets an error result starting
  *   `AIRLOCK_BLOCK:`. The proxy lists the server itself after `notifications/initialized`
  *   and again on every `notifications/tools/list_changed`, holding calls until that
- *   check is done;
+ *   check is done. A `tools/call` sent as a notification (no id) is dropped;
+ * - an answer reaches the client only when its id is exactly that of a request the server
+ *   was sent and has not answered; a request whose id is, or reads as (`"3"` for `3`),
+ *   the id of one in flight is refused;
  * - if the server exits, closes its output, sends malformed JSON or an oversized message,
  *   every request still waiting gets an error response, the client gets a log message,
  *   and the proxy stops.
@@ -136,20 +103,13 @@ class PinProxy {
   private readonly client: LineChannel;
   private readonly upstream: Upstream;
   private readonly log: (line: string) => void;
-  private readonly pending = new Map<string, PendingRequest>();
-  private readonly own = new Map<
-    string,
-    { resolve(value: unknown): void; reject(error: Error): void; timer: NodeJS.Timeout }
-  >();
+  private readonly auditor: ProxyAuditor;
+  /** Every request the server may answer, the client's and the proxy's own. */
+  private readonly inFlight = new InFlightRequests<InFlight>();
+  private readonly admission = new ToolAdmission();
+  private readonly listing: OwnListing;
+  private readonly fromServer: ServerMessages;
   private held: HeldCall[] = [];
-  /** Names a call may use; null until the first check has finished. */
-  private admitted: Set<string> | null = null;
-  private refreshing: Promise<void> | null = null;
-  private refreshAgain = false;
-  private serverHasTools = true;
-  private nextOwnId = 1;
-  /** Names already shown to the client in the listing walk a cursor continues. */
-  private readonly walks = new Map<string, Set<string>>();
   private stopping: Promise<PinProxyOutcome> | null = null;
   private resolveDone: ((outcome: PinProxyOutcome) => void) | undefined;
 
@@ -157,10 +117,33 @@ class PinProxy {
     this.options = options;
     this.upstream = options.upstream;
     this.log = options.log ?? ((line) => process.stderr.write(`airlock proxy: ${line}\n`));
+    this.auditor = new ProxyAuditor(options.audit, options.server ?? null, this.log);
     this.client = new LineChannel(options.client.input, options.client.output, {
       name: "the client",
       maxMessageBytes: options.maxMessageBytes,
       keepReadingAfterMalformed: true,
+    });
+    const parts = {
+      guard: options.guard,
+      inFlight: this.inFlight,
+      admission: this.admission,
+      auditor: this.auditor,
+      log: this.log,
+      stopping: () => this.stopping !== null,
+    };
+    this.listing = new OwnListing({
+      ...parts,
+      upstream: this.upstream,
+      maxPages: options.maxPages ?? DEFAULT_MAX_PAGES,
+      listTimeoutMs: options.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS,
+      settled: () => this.releaseCalls(),
+    });
+    this.fromServer = new ServerMessages({
+      ...parts,
+      listing: this.listing,
+      toClient: (message) => this.toClient(message),
+      toClientRaw: (received) => this.toClientRaw(received),
+      fault: (error) => void this.stop("upstream_fault", error),
     });
   }
 
@@ -168,10 +151,10 @@ class PinProxy {
     const done = new Promise<PinProxyOutcome>((resolve) => {
       this.resolveDone = resolve;
     });
-    this.audit({ event: "proxy_start", upstream: this.upstream.description });
+    this.auditor.record({ event: "proxy_start", upstream: this.upstream.description });
     this.upstream
       .start({
-        message: (received) => this.fromServer(received),
+        message: (received) => this.fromServer.receive(received),
         fault: (error) => void this.stop("upstream_fault", error),
         closed: (error) => void this.stop("upstream_closed", error),
       })
@@ -183,27 +166,26 @@ class PinProxy {
             end: () => void this.stop("client_closed"),
           });
         },
-        (error: ProxyError) => {
-          // The server never started: answer what the client asks meanwhile (its
-          // `initialize`, usually) with the reason, then stop.
-          this.client.start({
-            message: ({ message }) => {
-              if (messageKind(message) !== "request") return;
-              this.toClient(
-                errorResponse(
-                  (message as JsonRpcMessage).id,
-                  RPC_INTERNAL_ERROR,
-                  `airlock proxy: ${error.message}`,
-                ),
-              );
-            },
-            fault: () => {},
-            end: () => void this.stop("upstream_closed", error),
-          });
-          setTimeout(() => void this.stop("upstream_closed", error), START_FAILURE_GRACE_MS);
-        },
+        (error: ProxyError) => this.answerStartFailure(error),
       );
     return done;
+  }
+
+  /**
+   * The server never started: answer what the client asks meanwhile (its `initialize`,
+   * usually) with the reason, then stop.
+   */
+  private answerStartFailure(error: ProxyError): void {
+    this.client.start({
+      message: ({ message }) => {
+        if (messageKind(message) !== "request") return;
+        const id = (message as JsonRpcMessage).id;
+        this.toClient(errorResponse(id, RPC_INTERNAL_ERROR, `airlock proxy: ${error.message}`));
+      },
+      fault: () => {},
+      end: () => void this.stop("upstream_closed", error),
+    });
+    setTimeout(() => void this.stop("upstream_closed", error), START_FAILURE_GRACE_MS);
   }
 
   // ---- client -> server -------------------------------------------------------------
@@ -214,15 +196,8 @@ class PinProxy {
     if (Array.isArray(message)) {
       // Batches would let a tools/call slip past per-message checks: refuse them whole.
       for (const item of message) {
-        if (messageKind(item) === "request") {
-          this.toClient(
-            errorResponse(
-              (item as JsonRpcMessage).id,
-              RPC_INVALID_REQUEST,
-              `${BLOCK_PREFIX} JSON-RPC batches are not accepted by airlock proxy`,
-            ),
-          );
-        }
+        if (messageKind(item) !== "request") continue;
+        this.toClient(batchRefusal((item as JsonRpcMessage).id));
       }
       return;
     }
@@ -234,38 +209,81 @@ class PinProxy {
       }
       return;
     }
-    if (kind === "request") {
-      if (m.method === "tools/call") {
-        this.held.push({ received, id: m.id });
-        // Strict mode: a fresh listing before each call, so even a silent change is seen.
-        if (this.options.relistBeforeEachCall && this.admitted !== null) this.refresh();
-        else this.releaseCalls();
+    if (kind === "request") this.fromClientRequest(received, m);
+    else if (kind === "notification") this.fromClientNotification(received, m);
+    else this.toServer(received);
+  }
+
+  private fromClientRequest(received: ReceivedMessage, m: JsonRpcMessage): void {
+    const method = m.method as string;
+    const cursor = (m.params as { cursor?: unknown } | null | undefined)?.cursor;
+    const request: ClientRequest = {
+      from: "client",
+      id: m.id as JsonRpcId,
+      method,
+      cursor: method === "tools/list" && typeof cursor === "string" ? cursor : undefined,
+      sent: method !== "tools/call",
+      reused: false,
+    };
+    const conflicts = this.inFlight.claim(request.id, request);
+    if (conflicts.length > 0) {
+      // Never sent; and the request in flight is marked, since the client may now take
+      // its answer for this one's.
+      for (const other of conflicts) if (other.from === "client") other.reused = true;
+      this.auditor.record({
+        event: "request_refused",
+        id: auditId(request.id),
+        method: request.method,
+        reason: "id_in_flight",
+      });
+      this.toClient(reusedIdRefusal(request.id));
+      return;
+    }
+    if (method === "tools/call") {
+      this.held.push({ received, request });
+      // Strict mode: a fresh listing before each call, so even a silent change is seen.
+      if (this.options.relistBeforeEachCall && this.admission.known) this.listing.refresh();
+      else this.releaseCalls();
+      return;
+    }
+    if (!this.toServer(received)) this.inFlight.release(request.id);
+  }
+
+  private fromClientNotification(received: ReceivedMessage, m: JsonRpcMessage): void {
+    if (m.method === "tools/call") {
+      this.dropCallNotification(m);
+      return;
+    }
+    if (m.method === "notifications/cancelled") {
+      const requestId = (m.params as { requestId?: unknown } | null | undefined)?.requestId;
+      const at = this.held.findIndex((call) => call.request.id === requestId);
+      if (at !== -1) {
+        // The server never saw a held call: its cancellation stays here.
+        const [call] = this.held.splice(at, 1);
+        this.inFlight.release(call!.request.id);
         return;
       }
-      const params = m.params as { cursor?: unknown } | undefined;
-      this.pending.set(idKey(m.id), {
-        id: m.id,
-        method: m.method as string,
-        cursor: typeof params?.cursor === "string" ? params.cursor : undefined,
-      });
-      this.toServer(received);
-      return;
-    }
-    if (kind === "notification") {
-      if (m.method === "notifications/cancelled") {
-        const requestId = (m.params as { requestId?: unknown } | undefined)?.requestId;
-        const before = this.held.length;
-        this.held = this.held.filter((call) => idKey(call.id) !== idKey(requestId));
-        // The server never saw a held call: its cancellation stays here.
-        if (this.held.length !== before) return;
-      }
-      this.toServer(received);
-      if (m.method === "notifications/initialized") {
-        this.refresh();
-      }
-      return;
     }
     this.toServer(received);
+    if (m.method === "notifications/initialized") this.listing.refresh();
+  }
+
+  /**
+   * A `tools/call` without an id is not MCP (a call is a request), and the proxy could
+   * not answer a refusal to it: it never reaches the server, admitted tool or not.
+   */
+  private dropCallNotification(m: JsonRpcMessage): void {
+    const name = (m.params as { name?: unknown } | null | undefined)?.name;
+    const toolName = typeof name === "string" ? name : null;
+    this.auditor.record({
+      event: "tool_call_check",
+      toolName,
+      allowed: false,
+      reason: "notification",
+    });
+    this.log(
+      `dropped a tools/call sent as a notification (no id) for ${toolName === null ? "a tool without a name" : quoteName(toolName)}: a call must be a request`,
+    );
   }
 
   private clientFault(error: ProxyError): void {
@@ -277,7 +295,8 @@ class PinProxy {
     this.toClient(errorResponse(null, RPC_PARSE_ERROR, "parse error: the message is not JSON"));
   }
 
-  private toServer(received: ReceivedMessage): void {
+  /** Send a client message on; false when it could not be (and the client was answered). */
+  private toServer(received: ReceivedMessage): boolean {
     // The server gets the message as the proxy parsed and judged it, not the client's
     // bytes: a text with duplicate keys (`"method":"ping","method":"tools/call"`) could
     // otherwise mean one thing here and another to a parser that keeps the first key.
@@ -295,149 +314,17 @@ class PinProxy {
           ),
         );
       }
-      return;
+      return false;
     }
     if (!this.upstream.send(received.message, raw)) {
       // The server reads slowly: stop reading the client until it catches up.
       this.client.pause();
       this.upstream.onceDrained(() => this.client.resume());
     }
+    return true;
   }
 
-  // ---- server -> client -------------------------------------------------------------
-
-  private fromServer(received: ReceivedMessage): void {
-    if (this.stopping) return;
-    const { message } = received;
-    if (Array.isArray(message)) {
-      // A batch: each element must itself be a message (nested arrays are not).
-      for (const item of message) {
-        if (Array.isArray(item)) {
-          this.fromServer({ message: null, raw: "null" });
-          return;
-        }
-        let raw: string;
-        try {
-          raw = JSON.stringify(item);
-        } catch {
-          this.fromServer({ message: null, raw: "null" });
-          return;
-        }
-        this.fromServer({ message: item, raw });
-      }
-      return;
-    }
-    const kind = messageKind(message);
-    const m = message as JsonRpcMessage;
-    if (kind === "invalid") {
-      void this.stop(
-        "upstream_fault",
-        new ProxyError(
-          "PROXY_UPSTREAM_MALFORMED",
-          "the server sent a message that is not JSON-RPC",
-        ),
-      );
-      return;
-    }
-    if (kind === "response") {
-      const key = idKey(m.id);
-      const own = this.own.get(key);
-      if (own) {
-        this.own.delete(key);
-        clearTimeout(own.timer);
-        if (Object.hasOwn(m, "error")) {
-          const error = m.error as { message?: unknown } | null;
-          own.reject(
-            new Error(`the server answered tools/list with an error: ${String(error?.message)}`),
-          );
-        } else {
-          own.resolve(m.result);
-        }
-        return;
-      }
-      const request = this.pending.get(key);
-      if (request) this.pending.delete(key);
-      if (request?.method === "initialize") this.readInitialize(m.result);
-      if (request?.method === "tools/list" && Object.hasOwn(m, "result")) {
-        this.toClient(this.filterPage(m.id, m.result, request.cursor));
-        return;
-      }
-      this.toClientRaw(received);
-      return;
-    }
-    this.toClientRaw(received);
-    if (kind === "notification" && m.method === "notifications/tools/list_changed") {
-      this.refresh();
-    }
-  }
-
-  private readInitialize(result: unknown): void {
-    const capabilities = (result as { capabilities?: { tools?: unknown } } | undefined)
-      ?.capabilities;
-    this.serverHasTools =
-      typeof capabilities === "object" && capabilities !== null
-        ? capabilities.tools !== undefined
-        : true;
-  }
-
-  /** Check one page the client asked for; only admitted tools reach it. */
-  private filterPage(id: unknown, result: unknown, cursor: string | undefined): JsonRpcMessage {
-    const tools = (result as { tools?: unknown } | null)?.tools;
-    if (typeof result !== "object" || result === null || !Array.isArray(tools)) {
-      this.audit({ event: "listing_refused", source: "client", fault: "page_not_listing" });
-      return errorResponse(
-        id,
-        RPC_INTERNAL_ERROR,
-        `${BLOCK_PREFIX} tools/list refused: the server's answer is not a listing`,
-      );
-    }
-    const seen = (cursor !== undefined ? this.walks.get(cursor) : undefined) ?? new Set<string>();
-    if (cursor !== undefined) this.walks.delete(cursor);
-    let check: ListingCheck;
-    try {
-      check = this.options.guard.checkListing({ tools });
-    } catch (error) {
-      this.audit({ event: "listing_refused", source: "client", fault: "unreadable" });
-      return errorResponse(
-        id,
-        RPC_INTERNAL_ERROR,
-        `${BLOCK_PREFIX} tools/list refused: ${(error as Error).message}`,
-      );
-    }
-    this.auditCheck(check, "client");
-    const refusedAt = new Set(check.refused.map((r) => r.index));
-    const kept: unknown[] = [];
-    tools.forEach((tool, index) => {
-      const name = (tool as { name?: unknown } | null)?.name;
-      if (refusedAt.has(index) || typeof name !== "string") {
-        if (typeof name === "string") this.admitted?.delete(name);
-        return;
-      }
-      if (seen.has(name)) {
-        // Listed on an earlier page too: a duplicate. The earlier copy is already shown,
-        // so the name is closed to calls instead.
-        this.admitted?.delete(name);
-        this.audit({
-          event: "tool_definition_check",
-          source: "client",
-          toolName: name,
-          verdict: "duplicate",
-          allowed: false,
-        });
-        return;
-      }
-      seen.add(name);
-      this.admitted?.add(name);
-      kept.push(tool);
-    });
-    const next = (result as { nextCursor?: unknown }).nextCursor;
-    if (typeof next === "string" && next !== "") {
-      this.walks.set(next, seen);
-      // Listings a client never finished paging are forgotten, oldest first.
-      if (this.walks.size > MAX_OPEN_WALKS) this.walks.delete(this.walks.keys().next().value!);
-    }
-    return { jsonrpc: "2.0", id, result: { ...(result as object), tools: kept } };
-  }
+  // ---- to the client ----------------------------------------------------------------
 
   private toClient(message: JsonRpcMessage): void {
     let raw: string;
@@ -463,81 +350,15 @@ class PinProxy {
     }
   }
 
-  // ---- the proxy's own listing and the calls it holds ---------------------------------
+  // ---- the calls the proxy holds ------------------------------------------------------
 
-  /** List the server (all pages) and replace the admitted set; calls wait meanwhile. */
-  private refresh(): void {
-    if (this.refreshing) {
-      this.refreshAgain = true;
-      return;
-    }
-    this.refreshing = this.listAndCheck().finally(() => {
-      this.refreshing = null;
-      if (this.refreshAgain && !this.stopping) {
-        this.refreshAgain = false;
-        this.refresh();
-        return;
-      }
-      this.releaseCalls();
-    });
-  }
-
-  private async listAndCheck(): Promise<void> {
-    if (!this.serverHasTools) {
-      this.admitted = new Set();
-      return;
-    }
-    try {
-      const collected = await collectToolPages(
-        toolPageSource((params: { cursor?: string }) => this.request("tools/list", params)),
-        { maxPages: this.options.maxPages ?? 100 },
-      );
-      const check = this.options.guard.checkListing({ tools: collected.tools });
-      this.auditCheck(check, "proxy");
-      this.admitted = new Set(check.admitted);
-      if (!check.allowed) {
-        const names = check.refused.map((r) => `${r.name ?? "?"} (${r.reason})`).join(", ");
-        this.log(`refusing ${check.refused.length} tool(s): ${names}`);
-      }
-    } catch (error) {
-      if (this.stopping) return;
-      this.admitted = new Set();
-      const fault = (error as { fault?: unknown }).fault ?? "unreadable";
-      this.audit({
-        event: "listing_refused",
-        source: "proxy",
-        fault,
-        detail: (error as Error).message,
-      });
-      this.log(`tools/list refused, no tool can be called: ${(error as Error).message}`);
-    }
-  }
-
-  private request(method: string, params: unknown): Promise<unknown> {
-    const id = `${PROXY_ID_PREFIX}${this.nextOwnId++}`;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.own.delete(idKey(id));
-        reject(new Error(`the server did not answer ${method} within ${this.listTimeout} ms`));
-      }, this.listTimeout);
-      timer.unref();
-      this.own.set(idKey(id), { resolve, reject, timer });
-      const message = { jsonrpc: "2.0", id, method, params };
-      this.upstream.send(message, JSON.stringify(message));
-    });
-  }
-
-  private get listTimeout(): number {
-    return this.options.listTimeoutMs ?? 30_000;
-  }
-
-  /** Decide the held calls once the admitted set is known and no re-check is running. */
+  /** Decide the held calls once the admitted set is known and no listing is running. */
   private releaseCalls(): void {
     if (this.stopping || this.held.length === 0) return;
-    if (this.refreshing) return;
-    if (this.admitted === null) {
+    if (this.listing.busy) return;
+    if (!this.admission.known) {
       // A client that calls before `notifications/initialized`: check now.
-      this.refresh();
+      this.listing.refresh();
       return;
     }
     const calls = this.held;
@@ -545,34 +366,29 @@ class PinProxy {
     for (const call of calls) this.decideCall(call);
   }
 
-  private decideCall(call: HeldCall): void {
-    const m = call.received.message as JsonRpcMessage;
-    const name = (m.params as { name?: unknown } | undefined)?.name;
-    const allowed = typeof name === "string" && this.admitted?.has(name) === true;
-    this.audit({
-      event: "tool_call_check",
-      toolName: typeof name === "string" ? name : null,
-      allowed,
-    });
-    if (!allowed) {
-      const shown = typeof name === "string" ? JSON.stringify(name) : "without a name";
-      this.toClient({
-        jsonrpc: "2.0",
-        id: call.id,
-        result: {
-          content: [
-            {
-              type: "text",
-              text: `${BLOCK_PREFIX} tool ${shown} is not admitted by the pins (unpinned, drifted or not listed); the call was not forwarded. Review it with \`airlock check\` and re-approve with \`airlock pin\`.`,
-            },
-          ],
-          isError: true,
-        },
+  private decideCall({ received, request }: HeldCall): void {
+    const params = (received.message as JsonRpcMessage).params as { name?: unknown } | undefined;
+    const toolName = typeof params?.name === "string" ? params.name : null;
+    if (request.reused) {
+      this.inFlight.release(request.id);
+      this.auditor.record({
+        event: "tool_call_check",
+        toolName,
+        allowed: false,
+        reason: "id_reused",
       });
+      this.toClient(reusedCallRefusal(request.id));
       return;
     }
-    this.pending.set(idKey(call.id), { id: call.id, method: "tools/call", cursor: undefined });
-    this.toServer(call.received);
+    const allowed = toolName !== null && this.admission.allows(toolName);
+    this.auditor.record({ event: "tool_call_check", toolName, allowed });
+    if (!allowed) {
+      this.inFlight.release(request.id);
+      this.toClient(blockedCallAnswer(request.id, toolName));
+      return;
+    }
+    request.sent = true;
+    if (!this.toServer(received)) this.inFlight.release(request.id);
   }
 
   // ---- stopping -----------------------------------------------------------------------
@@ -587,36 +403,26 @@ class PinProxy {
     reason: PinProxyOutcome["reason"],
     error?: ProxyError,
   ): Promise<PinProxyOutcome> {
-    for (const own of this.own.values()) {
-      clearTimeout(own.timer);
-      own.reject(new Error("the proxy is stopping"));
+    const inFlight = this.inFlight.entries();
+    this.inFlight.clear();
+    for (const request of inFlight) {
+      if (request.from !== "proxy") continue;
+      clearTimeout(request.timer);
+      request.reject(new Error("the proxy is stopping"));
     }
-    this.own.clear();
     if (error) {
       this.log(`${error.message}; stopping`);
-      this.audit({ event: "upstream_closed", code: error.code, detail: error.message });
+      this.auditor.record({ event: "upstream_closed", code: error.code, detail: error.message });
     }
     if (reason !== "client_closed") {
       // Every request the client is still waiting on gets an answer.
       const why = error ? error.message : "the proxy is stopping";
-      for (const request of this.pending.values()) {
-        this.toClient(
-          errorResponse(
-            request.id,
-            RPC_INTERNAL_ERROR,
-            `airlock proxy: ${why}; the request was not answered`,
-          ),
-        );
+      for (const request of inFlight) {
+        if (request.from === "client" && request.sent) {
+          this.toClient(unansweredRequest(request.id, why, false));
+        }
       }
-      for (const call of this.held) {
-        this.toClient(
-          errorResponse(
-            call.id,
-            RPC_INTERNAL_ERROR,
-            `airlock proxy: ${why}; the call was not forwarded`,
-          ),
-        );
-      }
+      for (const call of this.held) this.toClient(unansweredRequest(call.request.id, why, true));
       if (error) {
         this.toClient({
           jsonrpc: "2.0",
@@ -625,46 +431,12 @@ class PinProxy {
         });
       }
     }
-    this.pending.clear();
     this.held = [];
     await this.upstream.close({ force: reason === "upstream_fault" }).catch(() => {});
     await this.client.flush();
     const outcome: PinProxyOutcome = error ? { reason, error } : { reason };
-    this.audit({ event: "proxy_stop", reason, ...(error ? { code: error.code } : {}) });
+    this.auditor.record({ event: "proxy_stop", reason, ...(error ? { code: error.code } : {}) });
     this.resolveDone?.(outcome);
     return outcome;
-  }
-
-  // ---- audit ------------------------------------------------------------------------------
-
-  private audit(record: Omit<AuditRecord, "time" | "server">): void {
-    if (!this.options.audit) return;
-    try {
-      this.options.audit({
-        time: new Date().toISOString(),
-        server: this.options.server ?? null,
-        ...record,
-      } as AuditRecord);
-    } catch (error) {
-      this.log(`audit log write failed: ${(error as Error).message}`);
-    }
-  }
-
-  private auditCheck(check: ListingCheck, source: "client" | "proxy"): void {
-    if (!this.options.audit) return;
-    for (const decision of check.decisions) {
-      this.audit({ ...decision.auditEvent, source, detail: decision.detail });
-    }
-    for (const refused of check.refused) {
-      if (refused.decision) continue;
-      this.audit({
-        event: "tool_definition_check",
-        source,
-        toolName: refused.name,
-        verdict: refused.reason,
-        allowed: false,
-        detail: refused.detail,
-      });
-    }
   }
 }

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -6,6 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { jsonLinesPeer } from "../helpers/json-lines-peer.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const root = resolve(here, "../..");
@@ -25,6 +26,11 @@ export const filesystemServer = (dir: string) => [
 ];
 export const rugServer = (...flags: string[]) => [
   join(root, "test/fixtures/operator/rug-pull-server.mjs"),
+  ...flags,
+];
+/** The raw JSON-RPC server that plays id games (`--mode`, `--call-log`; see the file). */
+export const hostileIdServer = (...flags: string[]) => [
+  join(root, "test/fixtures/operator/hostile-id-server.mjs"),
   ...flags,
 ];
 
@@ -90,6 +96,16 @@ export async function clientThroughProxy(
   options.setup?.(client);
   await client.connect(transport);
   return { client, transport, stderr: () => stderr };
+}
+
+/** `airlock proxy ... -- node <server...>` as a raw process, spoken to in JSON lines. */
+export function rawProxy(proxyArgs: string[], server: string[]) {
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    cliArgs("proxy", ...proxyArgs, "--", process.execPath, ...server),
+    { cwd: root, stdio: "pipe" },
+  );
+  return jsonLinesPeer(child);
 }
 
 /** Text of the first content item of a tool result. */

@@ -1,11 +1,11 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { jsonLinesPeer } from "../helpers/json-lines-peer.js";
 import {
   cliArgs,
   clientThroughProxy,
+  rawProxy as rawProxyPeer,
   resultText,
   root,
   rugServer,
@@ -31,20 +31,7 @@ beforeAll(async () => {
 
 /** The proxy as a raw process, spoken to in JSON lines. */
 function rawProxy(extra: string[] = [], serverFlags: string[] = []) {
-  const child: ChildProcessWithoutNullStreams = spawn(
-    process.execPath,
-    cliArgs(
-      "proxy",
-      "--pins",
-      pins,
-      ...extra,
-      "--",
-      process.execPath,
-      ...rugServer(...serverFlags),
-    ),
-    { cwd: root, stdio: "pipe" },
-  );
-  return jsonLinesPeer(child);
+  return rawProxyPeer(["--pins", pins, ...extra], rugServer(...serverFlags));
 }
 
 const call = (id: number, name: string, args: Record<string, unknown>) => ({
