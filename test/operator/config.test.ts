@@ -195,15 +195,15 @@ describe("client configs", () => {
     );
   });
 
-  it("writes a backup before replacing the file", () => {
+  it("writes a backup before replacing the file", async () => {
     const dir = mkdtempSync(join(tmpdir(), "airlock-config-"));
     const path = join(dir, ".mcp.json");
     writeFileSync(path, '{ "mcpServers": {} }\n');
-    const backup = writeConfigWithBackup(path, { mcpServers: { a: { command: "x" } } });
+    const backup = await writeConfigWithBackup(path, { mcpServers: { a: { command: "x" } } });
     expect(backup).toBe(`${path}.airlock-backup`);
     expect(readFileSync(backup, "utf8")).toBe('{ "mcpServers": {} }\n');
     expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ mcpServers: { a: { command: "x" } } });
-    const second = writeConfigWithBackup(path, { mcpServers: {} });
+    const second = await writeConfigWithBackup(path, { mcpServers: {} });
     expect(second).toBe(`${path}.airlock-backup-1`);
   });
 });
