@@ -285,6 +285,68 @@ describe("file registry persistence", () => {
   });
 });
 
+describe("file registry: the shared atomic write (src/lib/atomic-write.ts)", () => {
+  it("writes through a symbolic link: the link stays a link and its target is the registry", async () => {
+    const { lstatSync, mkdirSync, symlinkSync } = await import("node:fs");
+    mkdirSync(join(dir, "linked"));
+    const target = join(dir, "linked", "real.json");
+    const link = join(dir, "linked", "link.json");
+    writeFileSync(target, '{"version":1,"chains":[],"revoked":[]}\n', { mode: 0o600 });
+    symlinkSync(target, link);
+    const registry = await openFileRegistry(link);
+    await registry.revoke("j1");
+    await registry.close();
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(target, "utf8")).revoked).toEqual(["j1"]);
+  });
+
+  it("a link to a missing file is refused with REGISTRY_IO and nothing is created", async () => {
+    const { mkdirSync, readdirSync, symlinkSync } = await import("node:fs");
+    mkdirSync(join(dir, "dangling"));
+    symlinkSync(join(dir, "dangling", "nowhere.json"), join(dir, "dangling", "r.json"));
+    await expect(openFileRegistry(join(dir, "dangling", "r.json"))).rejects.toMatchObject({
+      code: "REGISTRY_IO",
+      message: expect.stringContaining("missing file"),
+    });
+    expect(readdirSync(join(dir, "dangling"))).toEqual(["r.json"]);
+  });
+
+  it("keeps the mode its owner gave the file (a new one is 0600)", async () => {
+    const { chmodSync } = await import("node:fs");
+    const path = join(dir, "mode.json");
+    const registry = await openFileRegistry(path);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    chmodSync(path, 0o640);
+    await registry.revoke("j1");
+    await registry.close();
+    expect(statSync(path).mode & 0o777).toBe(0o640);
+  });
+
+  it("removes the temporary file a killed writer left, at the next change; a live writer's stays", async () => {
+    const { mkdirSync, readdirSync } = await import("node:fs");
+    const { spawn } = await import("node:child_process");
+    mkdirSync(join(dir, "debris"));
+    const path = join(dir, "debris", "r.json");
+    const registry = await openFileRegistry(path);
+    const dead = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
+    await new Promise((resolve) => dead.once("exit", resolve));
+    const live = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], {
+      stdio: "ignore",
+    });
+    try {
+      const left = `r.json.airlock-${dead.pid}-0123456789ab.tmp`;
+      const running = `r.json.airlock-${live.pid}-0123456789ab.tmp`;
+      writeFileSync(join(dir, "debris", left), "{");
+      writeFileSync(join(dir, "debris", running), "{");
+      await registry.revoke("j1");
+      expect(readdirSync(join(dir, "debris")).sort()).toEqual([running, "r.json"].sort());
+    } finally {
+      live.kill("SIGKILL");
+      await registry.close();
+    }
+  });
+});
+
 describe("sqlite registry persistence", () => {
   it("survives a reopen", async () => {
     const path = join(dir, "persist.db");

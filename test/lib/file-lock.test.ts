@@ -120,7 +120,9 @@ describe.each(cases)("a lock file: $name", (row) => {
   it(`pin-file write: ${row.pins}`, async () => {
     const path = fresh("p.pins.json");
     const text = plant(`${path}.lock`, row);
-    const write = writePinFile(path, pinFile(), { lockTimeoutMs: row.pins === "taken" ? 1 : 150 });
+    const write = writePinFile(path, pinFile(), {
+      lockTimeoutMs: row.pins === "taken" ? 1_000 : 150,
+    });
     if (row.pins === "taken") {
       await write;
       expect(Object.keys((await readPinFile(path)).servers)).toEqual(["calc"]);

@@ -1,4 +1,14 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -205,5 +215,28 @@ describe("client configs", () => {
     expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ mcpServers: { a: { command: "x" } } });
     const second = await writeConfigWithBackup(path, { mcpServers: {} });
     expect(second).toBe(`${path}.airlock-backup-1`);
+  });
+
+  it("writes a linked config through its link, keeping the target's mode (the shared atomic write)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "airlock-config-"));
+    try {
+      const target = join(dir, "dotfiles-mcp.json");
+      const path = join(dir, ".mcp.json");
+      writeFileSync(target, '{ "mcpServers": {} }\n', { mode: 0o600 });
+      chmodSync(target, 0o600);
+      symlinkSync(target, path);
+      const backup = await writeConfigWithBackup(path, { mcpServers: { a: { command: "x" } } });
+      expect(lstatSync(path).isSymbolicLink()).toBe(true);
+      expect(JSON.parse(readFileSync(target, "utf8"))).toEqual({
+        mcpServers: { a: { command: "x" } },
+      });
+      expect(statSync(target).mode & 0o777).toBe(0o600);
+      expect(readFileSync(backup, "utf8")).toBe('{ "mcpServers": {} }\n');
+      expect(readdirSync(dir).sort()).toEqual(
+        [".mcp.json", ".mcp.json.airlock-backup", "dotfiles-mcp.json"].sort(),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
