@@ -35,7 +35,8 @@
  * break, which the inode-and-nonce check still makes harmless unless the lock changed.
  *
  * Private (src/lib): callers map a refusal to their own error codes. See
- * docs/decisions.md ("One lock file for every shared file").
+ * docs/decisions.md ("One lock file and one atomic write for every file several
+ * processes change").
  */
 import { constants } from "node:fs";
 import { type FileHandle, open, unlink } from "node:fs/promises";
@@ -140,7 +141,9 @@ async function look(path: string): Promise<Seen> {
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile()) return { kind: "unusable", reason: `${path} is not a regular file` };
+    if (!info.isFile()) {
+      return { kind: "unusable", reason: `${path} is a directory or another special file` };
+    }
     const buffer = Buffer.alloc(MAX_LOCK_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, MAX_LOCK_BYTES, 0);
     const holder = parseLockHolder(buffer.toString("utf8", 0, bytesRead));
@@ -324,6 +327,8 @@ export async function acquireFileLock(
     }
     if (Date.now() >= deadline) {
       forgetLockHolder(holder);
+      // A stale lock that was removed and taken again is contention, not a stuck lock.
+      if (cleared) return timedOut(path, options.timeoutMs, { kind: "gone" }, null);
       return timedOut(path, options.timeoutMs, seen, stale);
     }
     quick = 0;

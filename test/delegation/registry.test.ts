@@ -4,6 +4,7 @@
  * SQLite registries. The same contract across real processes is in
  * registry-processes.test.ts.
  */
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,7 @@ import { generateDelegationKey } from "../../src/guard/did/keys.js";
 import { openFileRegistry } from "../../src/guard/registry/file.js";
 import type { RegistryLimits } from "../../src/guard/registry/registry.js";
 import { openSqliteRegistry } from "../../src/guard/registry/sqlite.js";
+import { endedPid, idleProcess } from "../helpers/process.js";
 import { REGISTRY_KINDS, SHARED_REGISTRY_KINDS } from "../helpers/registry-kinds.js";
 import { chainOf, NOW, oneLinkChains } from "./helpers.js";
 
@@ -324,17 +326,13 @@ describe("file registry: the shared atomic write (src/lib/atomic-write.ts)", () 
 
   it("removes the temporary file a killed writer left, at the next change; a live writer's stays", async () => {
     const { mkdirSync, readdirSync } = await import("node:fs");
-    const { spawn } = await import("node:child_process");
     mkdirSync(join(dir, "debris"));
     const path = join(dir, "debris", "r.json");
     const registry = await openFileRegistry(path);
-    const dead = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
-    await new Promise((resolve) => dead.once("exit", resolve));
-    const live = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], {
-      stdio: "ignore",
-    });
+    const started: ChildProcess[] = [];
+    const live = idleProcess(started);
     try {
-      const left = `r.json.airlock-${dead.pid}-0123456789ab.tmp`;
+      const left = `r.json.airlock-${await endedPid()}-0123456789ab.tmp`;
       const running = `r.json.airlock-${live.pid}-0123456789ab.tmp`;
       writeFileSync(join(dir, "debris", left), "{");
       writeFileSync(join(dir, "debris", running), "{");

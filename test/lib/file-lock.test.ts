@@ -7,7 +7,7 @@
  * boot id and "never from another host" for the registry). The pids in the rows are
  * real processes: one that runs, one that has ended, this one.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import {
   mkdirSync,
   mkdtempSync,
@@ -31,6 +31,7 @@ import {
   ToolDefinitionPinGuard,
   writePinFile,
 } from "../../src/index.js";
+import { endedPid, idleProcess } from "../helpers/process.js";
 
 interface LockCase {
   name: string;
@@ -60,21 +61,6 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill("SIGKILL");
 });
 
-/** A live process that does nothing (its pid names a holder that still runs). */
-function idleProcess(): ChildProcess {
-  const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 120000)"], {
-    stdio: "ignore",
-  });
-  children.push(child);
-  return child;
-}
-
-async function endedPid(): Promise<number> {
-  const child = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
-  await new Promise((resolve) => child.once("exit", resolve));
-  return child.pid!;
-}
-
 let values: Record<string, string | number>;
 beforeAll(async () => {
   values = {
@@ -97,7 +83,7 @@ function plant(lockPath: string, row: LockCase): string {
     const record: Record<string, unknown> = { nonce: "theirs", created: "2026-01-01T00:00:00Z" };
     for (const [key, raw] of Object.entries(row.lock)) {
       if (raw === "omit") continue;
-      if (raw === "$live") record[key] = idleProcess().pid!;
+      if (raw === "$live") record[key] = idleProcess(children).pid!;
       else record[key] = typeof raw === "string" && raw in values ? values[raw] : raw;
     }
     text = JSON.stringify(record);
@@ -177,7 +163,7 @@ describe("breaking a stale lock is serialised by <lock>.break", () => {
     const reg = fresh("r.json");
     const registry = await openFileRegistry(reg, { lockTimeoutMs: 150 });
     try {
-      const breaker = idleProcess();
+      const breaker = idleProcess(children);
       await staleLockUnderBreak(`${pins}.lock`, breaker.pid!);
       await staleLockUnderBreak(`${reg}.lock`, breaker.pid!);
       await expect(writePinFile(pins, pinFile(), { lockTimeoutMs: 150 })).rejects.toMatchObject({

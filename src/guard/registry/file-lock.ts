@@ -30,14 +30,14 @@ export interface FileLockSettings {
 /** Throws `REGISTRY_BUSY` unless the caller still holds the lock. */
 export type LockCheck = () => Promise<void>;
 
-function refusal(path: string, refused: LockRefusal): RegistryError {
+function refusal(refused: LockRefusal): RegistryError {
   if (refused.fault === "held") {
     return new RegistryError(
       "REGISTRY_BUSY",
       `cannot change the registry: its lock ${refused.reason}`,
     );
   }
-  return new RegistryError("REGISTRY_IO", `cannot use the lock file ${path}: ${refused.reason}`, {
+  return new RegistryError("REGISTRY_IO", `cannot use the registry's lock: ${refused.reason}`, {
     cause: refused.cause,
   });
 }
@@ -65,7 +65,7 @@ export function withFileLock<T>(
   return withSharedLock(
     path,
     { timeoutMs: settings.timeoutMs, staleMs: settings.staleMs },
-    (refused) => refusal(path, refused),
+    refusal,
     (lock) =>
       fn(async () => {
         if (!(await lock.stillHeld())) {
