@@ -1,7 +1,9 @@
 /**
- * Pins: digest cost per real tool (v1, v2, JCS, and a v2 `check()` of an unchanged
- * pinned tool) against the floor `JSON.stringify` + SHA-256 of the same object; and
- * `checkListing` of a 10,000-tool listing against the floor x 10,000.
+ * Pins: digest cost per real tool (v1, v2, JCS, `approve()`, and a v2 `check()` of an
+ * unchanged pinned tool) against the floor `JSON.stringify` + SHA-256 of the same object;
+ * and approving and checking a 10,000-tool listing against the floor x 10,000. Every
+ * ratio is to a floor measured in the same run, on the same tools. The Python original's
+ * figures were measured elsewhere: they are quoted as recorded, never divided by.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -41,18 +43,24 @@ export async function run(): Promise<string> {
     "canonicalDigest v1",
     "canonicalDigest v2",
     "definitionSha256 (RFC 8785)",
+    "guard.approve() (digest and the approved copy)",
     "guard.check() v2, unchanged pinned tool",
   ];
-  const medians = measureInterleaved([
-    each(floor),
-    each((t) => canonicalDigest(t, { pinVersion: 1 })),
-    each((t) => canonicalDigest(t)),
-    each(definitionSha256),
-    each((t) => guard.check(t)),
-  ]).map((ns) => ns / tools.length);
+  const scratch = new ToolDefinitionPinGuard();
+  const medians = measureInterleaved(
+    [
+      each(floor),
+      each((t) => canonicalDigest(t, { pinVersion: 1 })),
+      each((t) => canonicalDigest(t)),
+      each(definitionSha256),
+      each((t) => scratch.approve(t)),
+      each((t) => guard.check(t)),
+    ],
+    { statistic: "min", clock: "cpu" },
+  ).map((ns) => ns / tools.length);
   const floorNs = medians[0]!;
   const rows = labels.map((label, i): [string, number] => [label, medians[i]!]);
-  const checkRatio = medians[4]! / floorNs;
+  const checkRatio = medians[5]! / floorNs;
 
   // 10,000-tool listing: real tools renamed.
   const listing = Array.from({ length: 10_000 }, (_, i) => {
@@ -72,7 +80,7 @@ export async function run(): Promise<string> {
       },
       () => bigGuard.checkListing({ tools: listing }),
     ],
-    { rounds: 7, roundMs: 1 },
+    { rounds: 9, roundMs: 1, statistic: "min", clock: "cpu" },
   ) as [number, number, number];
 
   // Memory growth: heap used by guards holding N pins, per pin, at two sizes.
@@ -89,20 +97,24 @@ export async function run(): Promise<string> {
   const small = heapPerPin(1_000);
   const large = heapPerPin(10_000);
 
+  const bothNs = approveNs + listingNs;
   return [
-    `${tools.length} real tools from \`../shared/corpus/real-servers\`; time per tool, median of 21 interleaved rounds (baseline and subjects alternate, so load hits them alike).`,
+    `${tools.length} real tools from \`../shared/corpus/real-servers\` (the same objects for every row); CPU time per tool (the process's, so time spent waiting for a shared core is not counted), fastest of 21 interleaved rounds (the floor and the subjects alternate, and the fastest round is the one other jobs disturbed least). Every ratio is to the floor measured in this run.`,
     "",
     table(
       ["operation", "per tool", "ratio to floor"],
       rows.map(([name, ns]) => [name, formatNs(ns), formatRatio(ns / floorNs)]),
     ),
     "",
-    `Target: v2 \`check()\` within 3x of the floor: **${formatRatio(checkRatio)}** (${checkRatio <= 3 ? "met" : "NOT met"}). ` +
-      "For reference, the Python original's `check()` of an unchanged pinned tool takes about 10.5 µs per tool on these machines: " +
-      `ours takes ${formatNs(rows[4]![1])}.`,
+    `Target: v2 \`check()\` of an unchanged pinned tool at most 1.5x the floor: **${formatRatio(checkRatio)}** (${checkRatio <= 1.5 ? "met" : "NOT met"}). ` +
+      "It compares the tool with the pin's approved copy and neither serialises nor hashes it; a changed tool is hashed, to say how it moved.",
     "",
     table(
-      ["10,000-tool listing (real tools renamed)", "time", "ratio to floor x 10,000"],
+      [
+        "10,000-tool listing (the real tools renamed; fastest of 9 interleaved rounds)",
+        "time",
+        "ratio to floor x 10,000",
+      ],
       [
         ["floor: JSON.stringify + SHA-256 of each", formatNs(listingFloorNs), "1.00x"],
         [
@@ -115,20 +127,21 @@ export async function run(): Promise<string> {
           formatNs(listingNs),
           formatRatio(listingNs / listingFloorNs),
         ],
-        [
-          "approve + checkListing",
-          formatNs(approveNs + listingNs),
-          formatRatio((approveNs + listingNs) / listingFloorNs),
-        ],
+        ["approve + checkListing", formatNs(bothNs), formatRatio(bothNs / listingFloorNs)],
       ],
     ),
     "",
-    `Python original: about 375 ms to approve and check 10,000 tools; target under 40 ms: **${((approveNs + listingNs) / 1e6).toFixed(1)} ms** ` +
-      `(${approveNs + listingNs < 40e6 ? "met" : "NOT met"}; ${formatRatio(375e6 / (approveNs + listingNs))} faster than the Python original). ` +
-      `The floor alone, one JSON.stringify + SHA-256 pass over the 10,000 tools, takes ${(listingFloorNs / 1e6).toFixed(1)} ms in this run` +
-      `${listingFloorNs > 40e6 ? ", so the 40 ms target is below what any implementation that reads and hashes each tool once can reach on this machine" : ""}.`,
-    "",
     `Memory: about ${(small / 1024).toFixed(1)} KiB of heap per pin at 1,000 pins and ${(large / 1024).toFixed(1)} KiB at 10,000 ` +
-      "(linear growth: each pin keeps its digest, a copy of the approved definition and its canonical field texts).",
+      "(linear growth: each pin keeps its digest and one deep-frozen copy of the approved fields; the canonical texts are derived from it only when a tool drifts).",
+    "",
+    "**The Python original, as recorded elsewhere (not measured here, no ratio taken).** " +
+      "A measurement campaign on 2026-12-01 ran this package and the Python original (v0.8.84 pin guard) side by side on " +
+      "the same 139 real tools, in the same runs, alternating processes, on a quiet machine, against this package as it was " +
+      "before the structural `check()` and the single approved copy above. It recorded, as TS / Python: " +
+      "pin `check()` per real tool 0.83-0.98x (parity, not ahead; 2.50x the `JSON.stringify` + SHA-256 floor); " +
+      "approve + check of 10,000 tools 1.12-1.20x (slower; 6.2x the floor). The Python original cannot be installed " +
+      "here, so these figures are not re-measured against the ones above. Earlier versions of this page said pins were " +
+      "faster than the Python original per tool and 1.25x faster on 10,000 tools: those compared different tool sets " +
+      "measured on different days, and did not hold.",
   ].join("\n");
 }

@@ -312,7 +312,10 @@ function throughput(tools: unknown[]): string {
 export async function run(): Promise<string> {
   const real = realServers();
   return [
-    "Offline, deterministic, no model. Targets: airlock-mcptox 13/13 with 0 false positives; MCP-SafetyBench ≥ 85 % of malicious rows; guardbench 8/9 attacks and 0/5 benign; real servers 0 false positives.",
+    "Offline, deterministic, no model. Targets: airlock-mcptox 13/13 with 0 false positives; MCP-SafetyBench ≥ 85 % of malicious rows; guardbench 8/9 attacks and 0/5 benign; real servers 0 false positives. " +
+      "The agent-airlock (TS) counts are from this run. The Python original's counts were not measured here (it cannot be installed here): " +
+      "on airlock-mcptox they are upstream's own benchmark on the same 23 fixtures, reproduced on 2026-11-29 (`../shared/corpus/airlock-mcptox/README.md`); " +
+      "on MCP-SafetyBench and guardbench they are as recorded on 2026-11-29 when these rows were added (the same rows and frames; that run is not kept in this repository).",
     "",
     mcptox(),
     "",

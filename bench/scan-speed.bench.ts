@@ -1,16 +1,19 @@
 /**
  * `npm run bench -- scan-speed`: how fast scan-tools checks the real servers' tools, in
  * process (per tool) and as a whole CLI process, each as a ratio to JSON.parse of the
- * same input measured in the same run; plus the 100,000-level hostile schema.
+ * same input measured in the same run; plus two hostile inputs: the 100,000-level schema,
+ * and one tool listed N and 4N times (a SCAN012 group: time and output must grow linearly).
+ * The Python original's figures were measured elsewhere: quoted as recorded, never divided by.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { inferCapabilities } from "../src/scan/capabilities.js";
 import {
+  formatJson,
   loadToolDefs,
   PERMISSIVE_POLICY,
   parseToolDefs,
@@ -79,7 +82,7 @@ export async function run(): Promise<string> {
     // scanTools' own rules without the SCAN002 detector: the framework's share.
     framework: () => {
       const compiled = compilePolicy(PERMISSIVE_POLICY);
-      const names = nameFindings(set.tools, () => false);
+      const names = nameFindings(set.tools, (i) => String(i));
       set.tools.forEach((t, i) => {
         const d = t.definition;
         const p = inferCapabilities(d, { annotationsMayNarrow: true });
@@ -96,7 +99,7 @@ export async function run(): Promise<string> {
   const best: Record<string, { min: number; medians: number[] }> = {};
   for (let pass = 0; pass < 5; pass++) {
     for (const [name, fn] of Object.entries(ops)) {
-      const m = measure(fn, { rounds: 9, roundMs: 25 });
+      const m = measure(fn, { rounds: 9, roundMs: 25, clock: "cpu" });
       best[name] ??= { min: Number.POSITIVE_INFINITY, medians: [] };
       const b = best[name];
       b.min = Math.min(b.min, m.min);
@@ -116,8 +119,7 @@ export async function run(): Promise<string> {
   ];
   out.push(
     `In process, the ${n} tools of the ${files.length} real servers (../shared/corpus/real-servers), per tool. ` +
-      "The baseline is `JSON.parse` of the same files in the same run; ratios use the fastest round of 5 interleaved passes. " +
-      "The Python original takes 83 µs per tool (target: under 10 µs).",
+      "The baseline is `JSON.parse` of the same files in the same run; times are the process's CPU time (time spent waiting for a shared core is not counted), and ratios use the fastest round of 5 interleaved passes.",
     "",
     table(
       ["operation", "per tool (fastest)", "per tool (median)", "× JSON.parse"],
@@ -162,7 +164,7 @@ export async function run(): Promise<string> {
     out.push(
       "",
       `Whole process, \`airlock scan-tools <real-servers> --output json\` (dist/bundle/bin.js), fastest of ${runs} runs (exit code ${exit}). ` +
-        "The baseline is a Node process that reads and `JSON.parse`s the same files. The Python original takes 303 ms (target: under 120 ms).",
+        "The baseline is a Node process that reads and `JSON.parse`s the same files, in the same run.",
       "",
       table(
         ["process", "wall time", "× baseline"],
@@ -247,10 +249,11 @@ export async function run(): Promise<string> {
   // Hostile input.
   const depth = 100_000;
   const deep = `{"name":"get_deep","inputSchema":{"type":"object","additionalProperties":false,"properties":{"p":${'{"type":"array","items":'.repeat(depth)}{"type":"string"}${"}".repeat(depth)}}}}`;
-  const deepParse = measure(() => JSON.parse(deep), { rounds: 7, roundMs: 100 });
+  const deepParse = measure(() => JSON.parse(deep), { rounds: 7, roundMs: 100, clock: "cpu" });
   const deepScan = measure(() => scanTools(parseToolDefs(deep, "deep.json"), PERMISSIVE_POLICY), {
     rounds: 7,
     roundMs: 100,
+    clock: "cpu",
   });
   const report = scanTools(parseToolDefs(deep, "deep.json"), PERMISSIVE_POLICY);
   const codes = [...new Set(report.results[0]?.findings.map((f) => f.code))].join(", ");
@@ -258,35 +261,104 @@ export async function run(): Promise<string> {
   if (existsSync(bin)) {
     const dir = mkdtempSync(join(tmpdir(), "airlock-bench-"));
     writeFileSync(join(dir, "deep.json"), deep);
-    cliExit = spawnSync(process.execPath, [
-      bin,
-      "scan-tools",
-      join(dir, "deep.json"),
-      "--output",
-      "json",
-    ]).status;
+    try {
+      cliExit = spawnSync(process.execPath, [
+        bin,
+        "scan-tools",
+        join(dir, "deep.json"),
+        "--output",
+        "json",
+      ]).status;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
   out.push(
     "",
     "Hostile input: one tool whose schema nests 100,000 levels (`items` in `items`, " +
-      `${(deep.length / 1e6).toFixed(1)} MB). The Python original dies with a RecursionError near 490 levels.`,
+      `${(deep.length / 1e6).toFixed(1)} MB), parsed and scanned in the same run (CPU time, fastest of 7 rounds each).`,
     "",
     table(
       ["operation", "time", "× JSON.parse", "outcome"],
       [
-        ["JSON.parse (baseline)", formatNs(deepParse.median), formatRatio(1), "parsed"],
+        ["JSON.parse (baseline)", formatNs(deepParse.min), formatRatio(1), "parsed"],
         [
           "parse + scanTools",
-          formatNs(deepScan.median),
-          formatRatio(deepScan.median / deepParse.median),
+          formatNs(deepScan.min),
+          formatRatio(deepScan.min / deepParse.min),
           `findings ${codes}; exit code ${report.exitCode}${cliExit === null ? "" : `; CLI exit code ${cliExit}`}`,
         ],
       ],
     ),
+  );
+  out.push("", ...sameNameRows(files));
+  out.push(
+    "",
+    "**The Python original, as recorded elsewhere (not measured here, no ratio taken).** " +
+      "A measurement campaign on 2026-12-01 ran this package and the Python original (v0.8.81 scan) side by side on " +
+      "the same 139 real tools, in the same runs, alternating processes, on a quiet machine. It recorded, as TS / Python: " +
+      "`scanTools` per tool 0.12-0.14x (ahead); the scan CLI on the 139 tools 0.42x the time (2.27x `node -e 0`) and " +
+      "1.54x the peak RSS (65 vs 42 MiB); 1,600 copies of one tool 107x (28 s and 1.46 GB, the SCAN012 quadratic, " +
+      "since removed: see the group rows above). The Python original cannot be installed here, so these figures are not " +
+      "re-measured against the ones above.",
   );
   out.push(
     "",
     `_Load average at the end of the run: ${loadavg()[0]!.toFixed(1)} on the shared cores; ratios are against baselines measured in the same run._`,
   );
   return out.join("\n");
+}
+
+/**
+ * One real tool listed N and 4N times: a SCAN012 group (one finding per tool, five other
+ * members named). Before groups were counted, every pair was a finding.
+ */
+function sameNameRows(files: readonly string[]): string[] {
+  const first = JSON.parse(readFileSync(files[0]!, "utf8")) as { tools: unknown[] };
+  const tool = first.tools[0];
+  // Past a few thousand copies the listing outgrows V8's young generation; both sizes do, so
+  // the comparison is not between a heap that fits and one that does not.
+  const sizes = [2_000, 8_000];
+  const rows = sizes.map((n) => {
+    const text = JSON.stringify({ tools: Array.from({ length: n }, () => tool) });
+    const parse = measure(() => JSON.parse(text), { rounds: 7, roundMs: 100, clock: "cpu" });
+    const scan = measure(() => scanTools(parseToolDefs(text, "copies.json"), PERMISSIVE_POLICY), {
+      rounds: 7,
+      roundMs: 100,
+      clock: "cpu",
+    });
+    const report = scanTools(parseToolDefs(text, "copies.json"), PERMISSIVE_POLICY);
+    const findings = report.results.reduce((sum, r) => sum + r.findings.length, 0);
+    const json = formatJson(report).length;
+    return { n, text: text.length, parse: parse.min, scan: scan.min, findings, json };
+  });
+  const [small, large] = rows as [(typeof rows)[0], (typeof rows)[0]];
+  return [
+    `Hostile input: the first real tool (\`${basename(files[0]!)}\`) listed ${small.n.toLocaleString("en")} and ${large.n.toLocaleString("en")} times in one listing, parsed and scanned in the same run (CPU time, fastest of 7 rounds each). Findings and the report grow exactly with the copies; the time per copy is not constant on this shared machine (a larger heap costs more garbage collection per copy, and runs vary), so the work itself is counted at N and 4N, not timed, in test/scan/growth.test.ts. Before SCAN012 counted a group once per tool, 1,000 copies gave a million findings and a 245 MB report.`,
+    "",
+    table(
+      [
+        "copies",
+        "listing",
+        "JSON.parse",
+        "parse + scanTools",
+        "per copy",
+        "× JSON.parse",
+        "findings",
+        "JSON report",
+      ],
+      rows.map((r) => [
+        r.n.toLocaleString("en"),
+        `${(r.text / 1e6).toFixed(2)} MB`,
+        formatNs(r.parse),
+        formatNs(r.scan),
+        formatNs(r.scan / r.n),
+        formatRatio(r.scan / r.parse),
+        r.findings.toLocaleString("en"),
+        `${(r.json / 1e6).toFixed(2)} MB`,
+      ]),
+    ),
+    "",
+    `At 4x the copies: ${formatRatio(large.scan / small.scan)} the scan time, ${formatRatio(large.findings / small.findings)} the findings, ${formatRatio(large.json / small.json)} the report.`,
+  ];
 }

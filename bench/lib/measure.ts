@@ -12,6 +12,12 @@ export interface Measurement {
   opsPerRound: number;
 }
 
+/** Microseconds of CPU this process has used (user and system, every thread). */
+function cpuMicros(): number {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+}
+
 // Operations per round so that one round takes about `roundMs`.
 function calibrate(fn: () => unknown, roundMs: number): number {
   for (let ops = 1; ; ops *= 4) {
@@ -50,14 +56,15 @@ function summarise(samples: number[], opsPerRound: number): Measurement {
  */
 export function measure(
   fn: () => unknown,
-  opts: { rounds?: number; roundMs?: number } = {},
+  opts: { rounds?: number; roundMs?: number; clock?: "wall" | "cpu" } = {},
 ): Measurement {
+  const now = opts.clock === "cpu" ? () => cpuMicros() / 1000 : () => performance.now();
   const ops = calibrate(fn, opts.roundMs ?? 40);
   const samples: number[] = [];
   for (let r = 0; r < (opts.rounds ?? 15); r++) {
-    const t0 = performance.now();
+    const t0 = now();
     for (let i = 0; i < ops; i++) fn();
-    samples.push(((performance.now() - t0) * 1e6) / ops);
+    samples.push(((now() - t0) * 1e6) / ops);
   }
   return summarise(samples, ops);
 }
@@ -99,22 +106,60 @@ export function table(header: string[], rows: (string | number)[][]): string {
 /**
  * Measure several operations in interleaved rounds (A, B, C, A, B, C, ...), so machine
  * noise hits each alike and their ratios stay meaningful on a loaded machine. Returns
- * the median ns/op of each, in the order given.
+ * the median ns/op of each (or, with `statistic: "min"`, its fastest round: the round
+ * least disturbed by other jobs), in the order given.
  */
 export function measureInterleaved(
   fns: (() => unknown)[],
-  opts: { rounds?: number; roundMs?: number } = {},
+  opts: {
+    rounds?: number;
+    roundMs?: number;
+    statistic?: "median" | "min";
+    /** `cpu`: time rounds by the CPU the process used (see measureInterleavedAsync). */
+    clock?: "wall" | "cpu";
+  } = {},
 ): number[] {
+  const now = opts.clock === "cpu" ? () => cpuMicros() / 1000 : () => performance.now();
   const rounds = opts.rounds ?? 21;
   const ops = fns.map((fn) => calibrate(fn, opts.roundMs ?? 30));
   const samples: number[][] = fns.map(() => []);
   for (let r = 0; r < rounds; r++) {
     fns.forEach((fn, k) => {
       const n = ops[k]!;
-      const t0 = performance.now();
+      const t0 = now();
       for (let i = 0; i < n; i++) fn();
-      samples[k]!.push(((performance.now() - t0) * 1e6) / n);
+      samples[k]!.push(((now() - t0) * 1e6) / n);
     });
   }
-  return samples.map((s) => s.sort((a, b) => a - b)[Math.floor(s.length / 2)]!);
+  const at = opts.statistic === "min" ? () => 0 : (n: number) => Math.floor(n / 2);
+  return samples.map((s) => s.sort((a, b) => a - b)[at(s.length)]!);
+}
+
+/**
+ * {@link measureInterleaved} for operations that may return a promise (each is awaited):
+ * interleaved rounds, then each operation's fastest round and median round, ns/op. With
+ * `clock: "cpu"` a round is timed by the CPU the process used rather than the wall clock:
+ * on cores shared with other jobs, time spent waiting for a core is not counted.
+ */
+export async function measureInterleavedAsync(
+  fns: (() => unknown)[],
+  opts: { rounds?: number; roundMs?: number; clock?: "wall" | "cpu" } = {},
+): Promise<{ min: number; median: number }[]> {
+  const now = opts.clock === "cpu" ? () => cpuMicros() / 1000 : () => performance.now();
+  const rounds = opts.rounds ?? 21;
+  const ops: number[] = [];
+  for (const fn of fns) ops.push(await calibrateAsync(async () => fn(), opts.roundMs ?? 30));
+  const samples: number[][] = fns.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    for (const [k, fn] of fns.entries()) {
+      const n = ops[k]!;
+      const t0 = now();
+      for (let i = 0; i < n; i++) await fn();
+      samples[k]!.push(((now() - t0) * 1e6) / n);
+    }
+  }
+  return samples.map((s) => {
+    s.sort((a, b) => a - b);
+    return { min: s[0]!, median: s[Math.floor(s.length / 2)]! };
+  });
 }

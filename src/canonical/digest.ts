@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { InvalidToolDefinitionError } from "../errors.js";
 import type { PinnedField, PinVersion } from "../pins/types.js";
 import { PYTHON_JSON } from "./python-json.js";
-import { type CanonicalLimits, serialize } from "./serialize.js";
+import { type CanonicalLimits, serialize, serializeCopy } from "./serialize.js";
 
 /**
  * The fields each pin version covers, besides `name`, in canonical (sorted) order.
@@ -19,7 +19,7 @@ export const PINNED_FIELDS: Readonly<Record<PinVersion, readonly PinnedField[]>>
 };
 
 /** Fields whose nulls are dropped and whose `{}` reads as absent, in version 2. */
-const NORMALISED: ReadonlySet<PinnedField> = new Set(["annotations", "outputSchema"]);
+export const NORMALISED: ReadonlySet<PinnedField> = new Set(["annotations", "outputSchema"]);
 
 /** Options of {@link canonicalDigest}. */
 export interface CanonicalDigestOptions extends CanonicalLimits {
@@ -54,24 +54,29 @@ export function readToolName(definition: unknown): string {
   return name;
 }
 
-function ownField(definition: object, field: string): unknown {
+/** A definition's own field (never one inherited from its prototype). */
+export function ownField(definition: object, field: string): unknown {
   return Object.hasOwn(definition, field)
     ? (definition as Record<string, unknown>)[field]
     : undefined;
 }
 
-// Version 2 reads absent, null and an object with no non-null member as the same (null).
-function isEmptyAtTop(value: unknown): boolean {
-  if (value === undefined || value === null) return true;
-  if (typeof value !== "object" || Array.isArray(value)) return false;
-  if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) {
-    return false;
-  }
-  for (const key of Object.keys(value)) {
-    const member = (value as Record<string, unknown>)[key];
-    if (member !== null && member !== undefined) return false;
-  }
-  return true;
+/**
+ * The canonical text of one pinned field. Version 2 reads annotations and outputSchema
+ * with their null members dropped, and reads absent, null and a value whose text is `{}`
+ * (an object with no non-null member) the same: `null`. Elsewhere absent is `null` too.
+ */
+function fieldText(
+  field: PinnedField,
+  value: unknown,
+  pinVersion: PinVersion,
+  limits: CanonicalLimits | undefined,
+): string {
+  if (value === undefined) return "null";
+  if (pinVersion === 1 || !NORMALISED.has(field)) return serialize(value, PYTHON_JSON, limits);
+  if (value === null) return "null";
+  const text = serialize(value, PYTHON_JSON, { ...limits, dropNullMembers: true });
+  return text === "{}" ? "null" : text;
 }
 
 /**
@@ -87,16 +92,51 @@ export function pinnedFieldTexts(
   const name = readToolName(definition);
   const fields: Partial<Record<PinnedField, string>> = {};
   for (const field of PINNED_FIELDS[pinVersion]) {
-    const value = ownField(definition as object, field);
-    if (pinVersion === 2 && NORMALISED.has(field)) {
-      fields[field] = isEmptyAtTop(value)
-        ? "null"
-        : serialize(value, PYTHON_JSON, { ...limits, dropNullMembers: true });
-    } else {
-      fields[field] = value === undefined ? "null" : serialize(value, PYTHON_JSON, limits);
-    }
+    fields[field] = fieldText(field, ownField(definition as object, field), pinVersion, limits);
   }
   return { name, pinVersion, fields };
+}
+
+/**
+ * The pinned fields of an approved definition as JSON data, deep-frozen: what a pin keeps
+ * of the definition it approved. Objects are plain (read members with `Object.hasOwn`);
+ * fields absent (or `undefined`) in the definition are absent here.
+ */
+export type ApprovedFields = Readonly<{ name: string } & Partial<Record<PinnedField, unknown>>>;
+
+/**
+ * {@link pinnedFieldTexts} and a private copy of the fields in the same pass: each
+ * member of the definition is read once, so the copy is exactly what the texts (and the
+ * digest) say, whatever getters or later changes do to the caller's object. The copy
+ * holds the four version 2 fields even for a version 1 pin (a pin file stores them).
+ */
+export function readApprovedFields(
+  definition: unknown,
+  pinVersion: PinVersion,
+  limits?: CanonicalLimits,
+): { texts: PinnedFieldTexts; approved: ApprovedFields } {
+  const name = readToolName(definition);
+  const fields: Partial<Record<PinnedField, string>> = {};
+  const approved: Record<string, unknown> = { name };
+  for (const field of PINNED_FIELDS[2]) {
+    const value = ownField(definition as object, field);
+    const pinned = PINNED_FIELDS[pinVersion].includes(field);
+    if (value === undefined) {
+      if (pinned) fields[field] = "null";
+      continue;
+    }
+    const normalised = pinVersion === 2 && NORMALISED.has(field);
+    const { text, copy } = serializeCopy(value, PYTHON_JSON, {
+      ...limits,
+      dropNullMembers: normalised,
+    });
+    approved[field] = copy;
+    if (pinned) fields[field] = normalised && text === "{}" ? "null" : text;
+  }
+  return {
+    texts: { name, pinVersion, fields },
+    approved: Object.freeze(approved) as ApprovedFields,
+  };
 }
 
 /** The payload text of {@link pinnedFieldTexts}: keys are already in sorted order. */

@@ -34,13 +34,7 @@ function integerFromShortestDigits(value: number): string {
   return value < 0 ? `-${body}` : body;
 }
 
-function hasSurrogate(key: string): boolean {
-  for (let i = 0; i < key.length; i++) {
-    const unit = key.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdfff) return true;
-  }
-  return false;
-}
+const SURROGATE = /[\ud800-\udfff]/;
 
 // Python sorts str keys by code point; JavaScript's default sort is by UTF-16 code unit.
 // They differ only when a surrogate meets a character at U+E000 or above.
@@ -58,9 +52,10 @@ function compareCodePoints(a: string, b: string): number {
 }
 
 function pythonSortKeys(keys: string[]): void {
+  if (keys.length < 2) return;
   keys.sort();
   for (const key of keys) {
-    if (hasSurrogate(key)) {
+    if (SURROGATE.test(key)) {
       keys.sort(compareCodePoints);
       return;
     }

@@ -26,6 +26,27 @@ interface SerializeOptions extends CanonicalLimits {
   dropNullMembers?: boolean;
 }
 
+/** A container of the copy {@link serializeCopy} builds. */
+type CopyTarget = unknown[] | Record<string, unknown>;
+
+/**
+ * An own member of a copy. Plain objects keep V8's fast shapes (an object without a
+ * prototype is a slow dictionary, and slower still to freeze); a `__proto__` key is
+ * defined, since assigning it would set the prototype instead.
+ */
+function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else {
+    target[key] = value;
+  }
+}
+
 interface Frame {
   container: object;
   /** Array elements, or object member values in key order. */
@@ -33,6 +54,8 @@ interface Frame {
   /** Object keys (sorted), or null for an array. */
   keys: string[] | null;
   next: number;
+  /** The copy being built of this container (serializeCopy only). */
+  target: CopyTarget | null;
 }
 
 interface State {
@@ -42,8 +65,32 @@ interface State {
   maxValues: number;
   stack: Frame[];
   values: number;
-  /** Output pieces, joined once at the end: a flat string, cheap to compare and hash. */
-  out: string[];
+  /**
+   * The text so far. Appending to one string is faster here than joining an array of
+   * pieces: V8 keeps the pieces as a rope and flattens it once, when it is hashed.
+   */
+  out: string;
+  /** Build a deep-frozen copy of what is written (serializeCopy). */
+  copying: boolean;
+  /** The dialect's text of recently written object keys. */
+  keyTexts: Map<string, string>;
+}
+
+/**
+ * Object keys repeat across documents ("type", "properties", "description"), so each
+ * dialect keeps the text of the short ones it wrote (a bounded cache, emptied when full).
+ */
+const KEY_TEXTS = new WeakMap<Dialect, Map<string, string>>();
+const MAX_CACHED_KEYS = 4_096;
+const MAX_CACHED_KEY_LENGTH = 64;
+
+function keyTextsOf(dialect: Dialect): Map<string, string> {
+  let cache = KEY_TEXTS.get(dialect);
+  if (cache === undefined) {
+    cache = new Map();
+    KEY_TEXTS.set(dialect, cache);
+  }
+  return cache;
 }
 
 const objectProto = Object.prototype;
@@ -62,6 +109,31 @@ const arrayProto = Array.prototype;
  * is read once.
  */
 export function serialize(root: unknown, dialect: Dialect, options: SerializeOptions = {}): string {
+  return run(root, dialect, options, false).text;
+}
+
+/**
+ * {@link serialize}, also returning a deep-frozen copy of the value as JSON data, read in
+ * the same pass (each member once, so the copy is exactly what the text says): plain
+ * objects (a `__proto__` key is an own member, so read members with `Object.hasOwn`),
+ * arrays, strings, finite numbers, booleans and null; `toJSON()` results in place of
+ * their objects, `undefined` members left out, `undefined` elements as null. Null members
+ * are kept in the copy even when `dropNullMembers` leaves them out of the text.
+ */
+export function serializeCopy(
+  root: unknown,
+  dialect: Dialect,
+  options: SerializeOptions = {},
+): { text: string; copy: unknown } {
+  return run(root, dialect, options, true);
+}
+
+function run(
+  root: unknown,
+  dialect: Dialect,
+  options: SerializeOptions,
+  copying: boolean,
+): { text: string; copy: unknown } {
   const state: State = {
     dialect,
     dropNull: options.dropNullMembers === true,
@@ -69,30 +141,35 @@ export function serialize(root: unknown, dialect: Dialect, options: SerializeOpt
     maxValues: options.maxValues ?? DEFAULT_MAX_VALUES,
     stack: [],
     values: 0,
-    out: [],
+    out: "",
+    copying,
+    keyTexts: keyTextsOf(dialect),
   };
   const stack = state.stack;
-  emit(state, root, "");
+  const copy = emit(state, root, "");
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!;
     const i = frame.next;
     if (i === frame.values.length) {
-      state.out.push(frame.keys === null ? "]" : "}");
+      state.out += frame.keys === null ? "]" : "}";
+      if (frame.target !== null) Object.freeze(frame.target);
       stack.pop();
       continue;
     }
     frame.next = i + 1;
-    if (i > 0) state.out.push(",");
+    if (i > 0) state.out += ",";
     if (frame.keys === null) {
       const element = frame.values[i];
-      emit(state, element === undefined ? null : element, String(i));
+      const value = emit(state, element === undefined ? null : element, String(i));
+      if (frame.target !== null) (frame.target as unknown[]).push(value);
     } else {
       const key = frame.keys[i]!;
-      state.out.push(writeString(state, key), ":");
-      emit(state, frame.values[i], key);
+      state.out += writeKey(state, key);
+      const value = emit(state, frame.values[i], key);
+      if (frame.target !== null) setMember(frame.target as Record<string, unknown>, key, value);
     }
   }
-  return state.out.join("");
+  return { text: state.out, copy };
 }
 
 function fail(
@@ -111,26 +188,40 @@ function writeString(state: State, value: string): string {
   );
 }
 
-// Writes a scalar, or opens a container frame. `key` is what toJSON receives.
-function emit(state: State, input: unknown, key: string): void {
+// The text of a member's key and its colon.
+function writeKey(state: State, key: string): string {
+  let text = state.keyTexts.get(key);
+  if (text === undefined) {
+    text = `${writeString(state, key)}:`;
+    if (key.length <= MAX_CACHED_KEY_LENGTH) {
+      if (state.keyTexts.size >= MAX_CACHED_KEYS) state.keyTexts.clear();
+      state.keyTexts.set(key, text);
+    }
+  }
+  return text;
+}
+
+// Writes a scalar, or opens a container frame. `key` is what toJSON receives. Returns the
+// copy of the value (a container's copy is filled as its frame is written), when copying.
+function emit(state: State, input: unknown, key: string): unknown {
   if (++state.values > state.maxValues)
     fail(state, "CANONICAL_SIZE", `more than ${state.maxValues} values`);
   let value = input;
   switch (typeof value) {
     case "string":
-      state.out.push(writeString(state, value));
-      return;
+      state.out += writeString(state, value);
+      return value;
     case "number":
       if (!Number.isFinite(value)) fail(state, "CANONICAL_NUMBER", `${value} is not a JSON number`);
-      state.out.push(state.dialect.number(value));
-      return;
+      state.out += state.dialect.number(value);
+      return value;
     case "boolean":
-      state.out.push(value ? "true" : "false");
-      return;
+      state.out += value ? "true" : "false";
+      return value;
     case "object":
       if (value === null) {
-        state.out.push("null");
-        return;
+        state.out += "null";
+        return null;
       }
       break;
     default:
@@ -143,9 +234,9 @@ function emit(state: State, input: unknown, key: string): void {
       fail(state, "CANONICAL_TYPE", `a ${describe(value as object)} is not JSON`);
     value = (toJSON as (k: string) => unknown).call(value, key);
     if (typeof value !== "object" || value === null) {
-      emit(state, value, key);
+      const copy = emit(state, value, key);
       state.values--;
-      return;
+      return copy;
     }
     proto = Object.getPrototypeOf(value);
     if (proto !== objectProto && proto !== arrayProto && proto !== null) {
@@ -165,23 +256,30 @@ function emit(state: State, input: unknown, key: string): void {
   if (proto === arrayProto) {
     if (!Array.isArray(container))
       fail(state, "CANONICAL_TYPE", "an array-like object is not JSON");
-    state.stack.push({ container, values: container as unknown[], keys: null, next: 0 });
-    state.out.push("[");
-    return;
+    const target = state.copying ? [] : null;
+    state.stack.push({ container, values: container as unknown[], keys: null, next: 0, target });
+    state.out += "[";
+    return target;
   }
   const source = container as Record<string, unknown>;
   const all = Object.keys(source);
   state.dialect.sortKeys(all);
   const keys: string[] = [];
   const values: unknown[] = [];
+  const target: Record<string, unknown> | null = state.copying ? {} : null;
   for (const k of all) {
     const v = source[k];
-    if (v === undefined || (state.dropNull && v === null)) continue;
+    if (v === undefined) continue;
+    if (state.dropNull && v === null) {
+      if (target !== null) setMember(target, k, null);
+      continue;
+    }
     keys.push(k);
     values.push(v);
   }
-  state.stack.push({ container, values, keys, next: 0 });
-  state.out.push("{");
+  state.stack.push({ container, values, keys, next: 0, target });
+  state.out += "{";
+  return target;
 }
 
 function describe(value: object): string {

@@ -49,6 +49,7 @@ export function reviewListing(
   const check: ListingCheck = guard.checkListing([...tools]);
   const refusedAt = new Map(check.refused.map((r) => [r.index, r]));
   const decisionByName = new Map(check.decisions.map((d) => [d.toolName, d]));
+  let pins: ToolDefinitionPinGuard["pins"] | undefined;
   const reviews: ToolReview[] = tools.map((definition, index) => {
     const refused = refusedAt.get(index);
     const rawName = (definition as { name?: unknown } | null)?.name;
@@ -74,7 +75,9 @@ export function reviewListing(
     let diff: DefinitionDiff | null = null;
     if (status === "drift" && name !== null) {
       const approved = guard.approvedDefinition(name);
-      const version = guard.pins[name]?.[1];
+      // `guard.pins` builds a record of every pin: read it once, not once per drifted tool.
+      pins ??= guard.pins;
+      const version = pins[name]?.[1];
       // A version 1 pin covers only the description and the input schema.
       const fields = version === 1 ? (["description", "inputSchema"] as const) : undefined;
       if (approved) diff = diffToolDefinitions(approved, definition as ToolDefinition, { fields });

@@ -101,7 +101,8 @@ export function checkToolArguments(
   }
   const kept: Record<string, unknown> = {};
   for (const key of Object.keys(given)) {
-    if (!unknown.includes(key))
+    // Not `unknown.includes(key)`: a call with many unknown keys would cost their square.
+    if (Object.hasOwn(properties, key))
       Object.defineProperty(kept, key, {
         value: given[key],
         enumerable: true,

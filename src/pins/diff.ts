@@ -176,29 +176,38 @@ function normalise(field: PinnedField, value: unknown): unknown {
 
 function stripNulls(value: unknown): unknown {
   if (!isContainer(value)) return value;
-  const seen = new Set<object>();
-  const copyOf = (node: object): unknown[] | Record<string, unknown> =>
-    Array.isArray(node) ? new Array(node.length) : Object.create(null);
+  // One copy per source container, shared by every reference to it: an in-memory value
+  // whose parts are shared (a DAG) is copied in linear time, never once per path.
+  const copies = new Map<object, unknown[] | Record<string, unknown>>();
+  const copyOf = (node: object): unknown[] | Record<string, unknown> => {
+    const copy: unknown[] | Record<string, unknown> = Array.isArray(node)
+      ? new Array(node.length)
+      : Object.create(null);
+    copies.set(node, copy);
+    return copy;
+  };
   const rootCopy = copyOf(value);
   const stack: { source: object; target: unknown[] | Record<string, unknown>; depth: number }[] = [
     { source: value, target: rootCopy, depth: 0 },
   ];
   while (stack.length > 0) {
     const { source, target, depth } = stack.pop()!;
-    seen.add(source);
     const entries: [string | number, unknown][] = Array.isArray(source)
       ? source.map((v, i) => [i, v] as [number, unknown])
       : Object.keys(source).map((k) => [k, (source as Record<string, unknown>)[k]]);
     for (const [key, child] of entries) {
       if (child === null && !Array.isArray(source)) continue;
       let out: unknown = child;
-      if (isContainer(child) && !seen.has(child) && depth < 10_000) {
-        out = copyOf(child);
-        stack.push({
-          source: child,
-          target: out as unknown[] | Record<string, unknown>,
-          depth: depth + 1,
-        });
+      if (isContainer(child) && depth < 10_000) {
+        out = copies.get(child);
+        if (out === undefined) {
+          out = copyOf(child);
+          stack.push({
+            source: child,
+            target: out as unknown[] | Record<string, unknown>,
+            depth: depth + 1,
+          });
+        }
       }
       (target as Record<string | number, unknown>)[key] = out;
     }
@@ -212,6 +221,11 @@ interface JsonLimits {
   maxChanges: number;
 }
 
+/** A pair to compare, or the marker that leaves the containers a pair entered. */
+type DiffStep =
+  | { a: unknown; b: unknown; pointer: string; depth: number }
+  | { leave: [object, object] };
+
 function diffJson(
   a: unknown,
   b: unknown,
@@ -220,9 +234,16 @@ function diffJson(
   const changes: JsonChange[] = [];
   let truncated = false;
   let nodes = 0;
-  const stack: { a: unknown; b: unknown; pointer: string; depth: number; ancestors: object[] }[] = [
-    { a, b, pointer: "", depth: 0, ancestors: [] },
-  ];
+  // The containers on the current path (with how often each is on it): a cycle check is
+  // one lookup, where a list of ancestors per node would cost the depth on every node.
+  const onPath = new Map<object, number>();
+  const enter = (o: object) => onPath.set(o, (onPath.get(o) ?? 0) + 1);
+  const leave = (o: object) => {
+    const n = onPath.get(o)! - 1;
+    if (n === 0) onPath.delete(o);
+    else onPath.set(o, n);
+  };
+  const stack: DiffStep[] = [{ a, b, pointer: "", depth: 0 }];
   const push = (change: JsonChange) => {
     if (changes.length >= limits.maxChanges) {
       truncated = true;
@@ -233,6 +254,11 @@ function diffJson(
   // Depth-first, children pushed in reverse so changes come out in document order.
   while (stack.length > 0) {
     const item = stack.pop()!;
+    if ("leave" in item) {
+      leave(item.leave[0]);
+      leave(item.leave[1]);
+      continue;
+    }
     nodes++;
     if (changes.length >= limits.maxChanges) {
       truncated = true;
@@ -257,52 +283,57 @@ function diffJson(
     }
     const objA = item.a as object;
     const objB = item.b as object;
-    const cyclic = item.ancestors.includes(objA) || item.ancestors.includes(objB);
+    const cyclic = onPath.has(objA) || onPath.has(objB);
     if (item.depth >= limits.maxDepth || nodes >= limits.maxNodes || cyclic) {
       // Too deep, too big or cyclic to walk: report the subtree whole.
       truncated = true;
       push({ op: "change", pointer, before: item.a, after: item.b });
       continue;
     }
-    const ancestors =
-      item.ancestors.length < limits.maxDepth ? [...item.ancestors, objA, objB] : item.ancestors;
-    const children: {
-      a: unknown;
-      b: unknown;
-      pointer: string;
-      depth: number;
-      ancestors: object[];
-    }[] = [];
-    if (bothArrays) {
-      const arrA = objA as unknown[];
-      const arrB = objB as unknown[];
-      const length = Math.max(arrA.length, arrB.length);
-      for (let i = 0; i < length; i++) {
-        children.push({
-          a: i < arrA.length ? arrA[i] : undefined,
-          b: i < arrB.length ? arrB[i] : undefined,
-          pointer: `${pointer}/${i}`,
-          depth: item.depth + 1,
-          ancestors,
-        });
-      }
-    } else {
-      const recA = objA as Record<string, unknown>;
-      const recB = objB as Record<string, unknown>;
-      const keys = new Set([...Object.keys(recA), ...Object.keys(recB)]);
-      for (const key of [...keys].sort()) {
-        children.push({
-          a: Object.hasOwn(recA, key) ? recA[key] : undefined,
-          b: Object.hasOwn(recB, key) ? recB[key] : undefined,
-          pointer: `${pointer}/${escapePointer(key)}`,
-          depth: item.depth + 1,
-          ancestors,
-        });
-      }
-    }
+    enter(objA);
+    enter(objB);
+    stack.push({ leave: [objA, objB] });
+    const children = childPairs(objA, objB, bothArrays, pointer, item.depth + 1);
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   return { changes, truncated };
+}
+
+/** The member pairs of two arrays (by index) or two objects (by sorted key). */
+function childPairs(
+  objA: object,
+  objB: object,
+  arrays: boolean,
+  pointer: string,
+  depth: number,
+): DiffStep[] {
+  const children: DiffStep[] = [];
+  if (arrays) {
+    const arrA = objA as unknown[];
+    const arrB = objB as unknown[];
+    const length = Math.max(arrA.length, arrB.length);
+    for (let i = 0; i < length; i++) {
+      children.push({
+        a: i < arrA.length ? arrA[i] : undefined,
+        b: i < arrB.length ? arrB[i] : undefined,
+        pointer: `${pointer}/${i}`,
+        depth,
+      });
+    }
+    return children;
+  }
+  const recA = objA as Record<string, unknown>;
+  const recB = objB as Record<string, unknown>;
+  const keys = new Set([...Object.keys(recA), ...Object.keys(recB)]);
+  for (const key of [...keys].sort()) {
+    children.push({
+      a: Object.hasOwn(recA, key) ? recA[key] : undefined,
+      b: Object.hasOwn(recB, key) ? recB[key] : undefined,
+      pointer: `${pointer}/${escapePointer(key)}`,
+      depth,
+    });
+  }
+  return children;
 }
 
 function escapePointer(key: string): string {
@@ -576,54 +607,53 @@ function preview(value: unknown, max: number): string {
   return printable(text);
 }
 
+/** A container being written by {@link boundedJson}: its keys (null for an array) and the next member. */
+interface OpenContainer {
+  value: object;
+  keys: string[] | null;
+  next: number;
+}
+
 /**
  * JSON text of a value, stopping once `budget` characters are produced (an iterative
- * writer, so a deep or cyclic value cannot overflow the stack).
+ * writer, so a deep or cyclic value cannot overflow the stack). Members are taken one at
+ * a time, so a huge container costs what is written of it, not its size.
  */
 function boundedJson(value: unknown, budget: number): string {
   let out = "";
   const seen = new Set<object>();
-  type Frame = string | { value: unknown };
-  const stack: Frame[] = [{ value }];
-  while (stack.length > 0 && out.length <= budget) {
-    const frame = stack.pop()!;
-    if (typeof frame === "string") {
-      out += frame;
+  const open: OpenContainer[] = [];
+  const write = (v: unknown): void => {
+    if (v === undefined) out += "null";
+    else if (typeof v === "number") out += String(v);
+    else if (typeof v === "string" || typeof v === "boolean" || v === null)
+      out += JSON.stringify(v);
+    else if (typeof v !== "object") out += JSON.stringify(String(v));
+    else if (seen.has(v)) out += '"[cycle]"';
+    else {
+      seen.add(v);
+      const keys = Array.isArray(v) ? null : Object.keys(v);
+      out += keys === null ? "[" : "{";
+      open.push({ value: v, keys, next: 0 });
+    }
+  };
+  write(value);
+  while (open.length > 0 && out.length <= budget) {
+    const top = open[open.length - 1]!;
+    const size = top.keys === null ? (top.value as unknown[]).length : top.keys.length;
+    if (top.next === size) {
+      out += top.keys === null ? "]" : "}";
+      open.pop();
       continue;
     }
-    const v = frame.value;
-    if (v === undefined) {
-      out += "null";
-    } else if (typeof v === "number") {
-      out += Number.isFinite(v) ? String(v) : String(v);
-    } else if (typeof v === "string" || typeof v === "boolean" || v === null) {
-      out += JSON.stringify(v);
-    } else if (typeof v === "object") {
-      if (seen.has(v)) {
-        out += '"[cycle]"';
-        continue;
-      }
-      seen.add(v);
-      const items: Frame[] = [];
-      if (Array.isArray(v)) {
-        items.push("[");
-        v.forEach((child, i) => {
-          if (i > 0) items.push(",");
-          items.push({ value: child });
-        });
-        items.push("]");
-      } else {
-        items.push("{");
-        Object.keys(v).forEach((key, i) => {
-          if (i > 0) items.push(",");
-          items.push(`${JSON.stringify(key)}:`);
-          items.push({ value: (v as Record<string, unknown>)[key] });
-        });
-        items.push("}");
-      }
-      for (let i = items.length - 1; i >= 0; i--) stack.push(items[i]!);
+    const i = top.next++;
+    if (i > 0) out += ",";
+    if (top.keys === null) {
+      write((top.value as unknown[])[i]);
     } else {
-      out += JSON.stringify(String(v));
+      const key = top.keys[i]!;
+      out += `${JSON.stringify(key)}:`;
+      write((top.value as Record<string, unknown>)[key]);
     }
   }
   return out;

@@ -1,11 +1,14 @@
 import { timingSafeEqual } from "node:crypto";
 import {
+  type ApprovedFields,
   digestOfTexts,
   PINNED_FIELDS,
   type PinnedFieldTexts,
   pinnedFieldTexts,
+  readApprovedFields,
   readToolName,
 } from "../canonical/digest.js";
+import { samePinnedFields } from "../canonical/same-pinned.js";
 import { InvalidPinError, ToolDefinitionDriftError } from "../errors.js";
 import { allowPinned, denyDrift, denyUnpinned } from "./decision.js";
 import { judgeListing, refusedListingError } from "./listing.js";
@@ -37,10 +40,12 @@ export interface LoadPinOptions {
 interface Pin {
   digest: string;
   pinVersion: PinVersion;
-  /** Canonical text of each pinned field of the approved definition, when known. */
-  approvedTexts: PinnedFieldTexts | null;
-  /** JSON text of the approved definition's pinned fields, when known (parsed on demand). */
-  approvedJson: string | null;
+  /**
+   * The approved definition's pinned fields, deep-frozen, when known: an unchanged tool is
+   * admitted by comparing with it, and a drift's fields are named from it. The one copy a
+   * pin keeps; the canonical texts are derived from it when a drift needs them.
+   */
+  approved: ApprovedFields | null;
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -49,17 +54,6 @@ function sameDigest(a: string, b: string): boolean {
   const x = Buffer.from(a, "latin1");
   const y = Buffer.from(b, "latin1");
   return x.length === y.length && timingSafeEqual(x, y);
-}
-
-// The JSON text of the fields a pin covers: a private copy that no caller can mutate.
-function pinnedJson(definition: object, name: string): string {
-  const copy: Record<string, unknown> = { name };
-  for (const field of PINNED_FIELDS[2]) {
-    if (!Object.hasOwn(definition, field)) continue;
-    const value = (definition as Record<string, unknown>)[field];
-    if (value !== undefined) copy[field] = value;
-  }
-  return JSON.stringify(copy);
 }
 
 function plainDefinition(definition: unknown): unknown {
@@ -95,18 +89,13 @@ export class ToolDefinitionPinGuard {
 
   /**
    * Pin a definition with version 2 (or re-pin it: the one way to accept a rotation) and
-   * return its digest. Keeps a private copy of the approved fields so drift can name them.
+   * return its digest. Keeps one private, deep-frozen copy of the approved fields, read in
+   * the same pass as the digest: `check` compares with it, and a drift names fields from it.
    */
   approve(definition: unknown): string {
-    const plain = plainDefinition(definition);
-    const texts = pinnedFieldTexts(plain, 2);
+    const { texts, approved } = readApprovedFields(plainDefinition(definition), 2);
     const digest = digestOfTexts(texts);
-    this.#pins.set(texts.name, {
-      digest,
-      pinVersion: 2,
-      approvedTexts: texts,
-      approvedJson: pinnedJson(plain as object, texts.name),
-    });
+    this.#pins.set(texts.name, { digest, pinVersion: 2, approved });
     return digest;
   }
 
@@ -126,24 +115,23 @@ export class ToolDefinitionPinGuard {
         `pin for ${JSON.stringify(name)}: unknown pin version ${String(pinVersion)}`,
       );
     }
-    let approvedTexts: PinnedFieldTexts | null = null;
-    let approvedJson: string | null = null;
+    let approved: ApprovedFields | null = null;
     if (options.definition !== undefined) {
-      const plain = plainDefinition(options.definition);
-      if (readToolName(plain) !== name) {
+      // One read of the stored definition: the name checked is the one the copy holds.
+      const read = readApprovedFields(plainDefinition(options.definition), pinVersion);
+      if (read.texts.name !== name) {
         throw new InvalidPinError(
           `pin for ${JSON.stringify(name)}: the stored definition has another name`,
         );
       }
-      approvedTexts = pinnedFieldTexts(plain, pinVersion);
-      if (!sameDigest(digestOfTexts(approvedTexts), digest)) {
+      if (!sameDigest(digestOfTexts(read.texts), digest)) {
         throw new InvalidPinError(
           `pin for ${JSON.stringify(name)}: the stored definition does not hash to the stored digest`,
         );
       }
-      approvedJson = pinnedJson(plain as object, name);
+      approved = read.approved;
     }
-    this.#pins.set(name, { digest, pinVersion, approvedTexts, approvedJson });
+    this.#pins.set(name, { digest, pinVersion, approved });
   }
 
   /** Every pin as `{ toolName: [digest, pinVersion] }`, to store and load back. */
@@ -168,8 +156,9 @@ export class ToolDefinitionPinGuard {
 
   /** A copy of the approved definition's pinned fields, when the pin holds one. */
   approvedDefinition(name: string): ToolDefinition | undefined {
-    const approvedJson = this.#pins.get(name)?.approvedJson;
-    return approvedJson ? (JSON.parse(approvedJson) as ToolDefinition) : undefined;
+    const approved = this.#pins.get(name)?.approved;
+    // A fresh, unfrozen copy each time: the pin's own never leaves the guard.
+    return approved ? (JSON.parse(JSON.stringify(approved)) as ToolDefinition) : undefined;
   }
 
   /** Remove a pin; the tool is refused from then on. Returns whether there was one. */
@@ -197,27 +186,23 @@ export class ToolDefinitionPinGuard {
         pinVersion: null,
       });
     }
-    const texts = pinnedFieldTexts(plain, pin.pinVersion);
-    if (pin.approvedTexts !== null && changedFields(pin.approvedTexts, texts).length === 0) {
-      // Same canonical text, so the same digest: no need to hash it again.
-      return allowPinned({
-        toolName: name,
-        enforced,
-        observedDigest: pin.digest,
-        pinnedDigest: pin.digest,
-        pinVersion: pin.pinVersion,
-      });
-    }
-    const observedDigest = digestOfTexts(texts);
     const input = {
       toolName: name,
       enforced,
-      observedDigest,
+      observedDigest: pin.digest,
       pinnedDigest: pin.digest,
       pinVersion: pin.pinVersion,
     };
-    if (sameDigest(observedDigest, pin.digest)) return allowPinned(input);
-    return denyDrift(input, pin.approvedTexts ? changedFields(pin.approvedTexts, texts) : null);
+    // Structurally the approved fields, so the same digest: no need to serialise or hash.
+    if (pin.approved !== null && samePinnedFields(pin.approved, plain as object, pin.pinVersion)) {
+      return allowPinned(input);
+    }
+    const texts = pinnedFieldTexts(plain, pin.pinVersion);
+    input.observedDigest = digestOfTexts(texts);
+    if (sameDigest(input.observedDigest, pin.digest)) return allowPinned(input);
+    const approvedTexts =
+      pin.approved === null ? null : pinnedFieldTexts(pin.approved, pin.pinVersion);
+    return denyDrift(input, approvedTexts ? changedFields(approvedTexts, texts) : null);
   }
 
   /** {@link check}, throwing `ToolDefinitionDriftError` on refusal while `enforce` is on. */

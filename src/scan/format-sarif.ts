@@ -1,6 +1,7 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { RULE_CODES, RULES } from "./rules/catalog.js";
+import { SourceLines } from "./source-lines.js";
 import type { Finding, InputProblem, ScanReport, TargetResult } from "./types.js";
 
 const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -52,7 +53,11 @@ export function toSarif(report: ScanReport, options: SarifOptions = {}): any {
     };
   });
   const root = resolve(options.sourceRoot ?? process.cwd());
-  const results = report.results.flatMap((t) => t.findings.map((f) => result(t, f, root, options)));
+  const locate = physicalLocator(report, root, options);
+  const results = report.results.flatMap((t) => {
+    const where = locate(t);
+    return t.findings.map((f) => result(t, f, where));
+  });
   const notifications = report.problems.map((p) => notification(p, root));
   const usesRoot = [...results, ...notifications].some((r) =>
     r.locations?.some((l) => l.physicalLocation?.artifactLocation.uriBaseId === SOURCE_ROOT),
@@ -100,15 +105,60 @@ export function formatSarif(report: ScanReport, options: SarifOptions = {}): str
   return `${JSON.stringify(toSarif(report, options), null, 2)}\n`;
 }
 
-function result(t: TargetResult, f: Finding, root: string, options: SarifOptions) {
+/** Where a target lives in its file: worked out once per target, not once per finding. */
+interface PhysicalPlace {
+  artifactLocation: { uri: string; uriBaseId?: string };
+  startLine: number;
+}
+
+/**
+ * A target's file and the line of its name. Each source text is searched once for all of
+ * its targets' names (see {@link SourceLines}), so many tools in one file stay linear.
+ */
+function physicalLocator(
+  report: ScanReport,
+  root: string,
+  options: SarifOptions,
+): (t: TargetResult) => PhysicalPlace | undefined {
+  const needles = new Map<string, Set<string>>();
+  for (const t of report.results) {
+    if (t.findings.length === 0) continue;
+    const set = needles.get(t.source) ?? new Set<string>();
+    set.add(needleOf(t));
+    needles.set(t.source, set);
+  }
+  const lines = new Map<string, SourceLines | undefined>();
+  const artifacts = new Map<string, { uri: string; uriBaseId?: string }>();
+  return (t) => {
+    if (t.source === "memory" || t.source === "-") return undefined;
+    if (!lines.has(t.source)) {
+      const text = options.sourceText?.(t.source);
+      lines.set(
+        t.source,
+        text === undefined ? undefined : new SourceLines(text, needles.get(t.source) ?? []),
+      );
+    }
+    if (!artifacts.has(t.source)) artifacts.set(t.source, artifactLocation(t.source, root));
+    return {
+      artifactLocation: artifacts.get(t.source)!,
+      startLine: lines.get(t.source)?.lineOf(needleOf(t)) ?? 1,
+    };
+  };
+}
+
+function needleOf(t: TargetResult): string {
+  return t.kind === "instructions" ? '"instructions"' : JSON.stringify(t.name);
+}
+
+function result(t: TargetResult, f: Finding, where: PhysicalPlace | undefined) {
   const qualified = t.server === null ? t.name : `${t.server}/${t.name}`;
   const kind = t.kind === "instructions" ? "module" : "function";
   const physical =
-    t.source === "memory" || t.source === "-"
+    where === undefined
       ? undefined
       : {
-          artifactLocation: artifactLocation(t.source, root),
-          region: { startLine: lineOf(options.sourceText?.(t.source), t) },
+          artifactLocation: { ...where.artifactLocation },
+          region: { startLine: where.startLine },
         };
   return {
     ruleId: f.code,
@@ -129,6 +179,7 @@ function result(t: TargetResult, f: Finding, root: string, options: SarifOptions
       ...(f.pointer ? { pointer: f.pointer } : {}),
       ...(f.capability ? { capability: f.capability } : {}),
       ...(f.signal ? { signal: f.signal } : {}),
+      ...(f.collisions ? { collisions: f.collisions } : {}),
     },
     ...(f.suppressed
       ? {
@@ -186,15 +237,4 @@ function artifactLocation(source: string, root: string): { uri: string; uriBaseI
 function directoryUri(path: string): string {
   const href = pathToFileURL(path).href;
   return href.endsWith("/") ? href : `${href}/`;
-}
-
-/** 1-based line of the tool's name in its source file (1 when unknown). */
-function lineOf(text: string | undefined, t: TargetResult): number {
-  if (text === undefined) return 1;
-  const needle = t.kind === "instructions" ? '"instructions"' : JSON.stringify(t.name);
-  const at = text.indexOf(needle);
-  if (at < 0) return 1;
-  let line = 1;
-  for (let i = 0; i < at; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
 }

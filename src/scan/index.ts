@@ -51,6 +51,7 @@ export {
 export { loadPolicyFile, parsePolicy } from "./policy-file.js";
 export { RULE_CODES, RULES, type RuleInfo } from "./rules/catalog.js";
 export { issuerProblem } from "./rules/issuer.js";
+export { MAX_NAMED_COLLISIONS } from "./rules/names.js";
 export { type ScanOptions, scanTools } from "./scan.js";
 export { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from "./schema-walk.js";
 export { loadSuppressions, parseSuppressions } from "./suppressions.js";
@@ -62,6 +63,8 @@ export type {
   InferredCapability,
   InputProblem,
   LoadedTool,
+  NameCollision,
+  NameRelation,
   Origin,
   RuleCode,
   ScanReport,

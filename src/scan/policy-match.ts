@@ -40,25 +40,50 @@ function globTest(glob: string): (value: string) => boolean {
  */
 export const PLAIN_NAME = /^(?!\.{1,2}$)[^/\n\r\u2028\u2029]+$/;
 
-/** The globs of one list, each with the judgement a match gives (built once, shared). */
+/**
+ * A glob picomatch matches against exactly one string, itself: letters, digits, `_` and
+ * `-`, in dot-separated runs. Held to picomatch by a property test
+ * (test/scan/fast-paths.test.ts).
+ */
+export const LITERAL_GLOB = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
+
+/**
+ * The globs of one list, each with the judgement a match gives (built once, shared). A
+ * literal glob is a map entry rather than a pattern to test, so an allow-list of
+ * thousands of tool names costs one lookup per tool, not one test per name.
+ */
 class GlobList<V> {
-  private readonly globs: { test: (value: string) => boolean; judgement: Judgement<V> }[];
+  private readonly patterns: {
+    index: number;
+    test: (value: string) => boolean;
+    judgement: Judgement<V>;
+  }[] = [];
+  /** The first position of each literal glob, and its judgement. */
+  private readonly literals = new Map<string, { index: number; judgement: Judgement<V> }>();
 
   constructor(globs: readonly string[], verdict: V) {
-    this.globs = globs.map((pattern) => ({
-      test: globTest(pattern),
-      judgement: Object.freeze({ verdict, pattern }),
-    }));
+    globs.forEach((pattern, index) => {
+      const judgement = Object.freeze({ verdict, pattern });
+      if (!LITERAL_GLOB.test(pattern)) {
+        this.patterns.push({ index, test: globTest(pattern), judgement });
+      } else if (!this.literals.has(pattern)) {
+        this.literals.set(pattern, { index, judgement });
+      }
+    });
   }
 
   get empty(): boolean {
-    return this.globs.length === 0;
+    return this.patterns.length === 0 && this.literals.size === 0;
   }
 
-  /** The judgement of the first glob that matches `value`, or null. */
+  /** The judgement of the first glob (in list order) that matches `value`, or null. */
   match(value: string): Judgement<V> | null {
-    for (const g of this.globs) if (g.test(value)) return g.judgement;
-    return null;
+    const literal = this.literals.get(value);
+    for (const g of this.patterns) {
+      if (literal !== undefined && g.index > literal.index) break;
+      if (g.test(value)) return g.judgement;
+    }
+    return literal === undefined ? null : literal.judgement;
   }
 }
 

@@ -9,7 +9,7 @@ import { nameFindings } from "./rules/names.js";
 import { instructionFindings, toolPoisoningFindings } from "./rules/poisoning.js";
 import { policyFindings } from "./rules/policy.js";
 import { schemaFindings } from "./rules/schema.js";
-import { isExpired } from "./suppressions.js";
+import { indexSuppressions, isExpired } from "./suppressions.js";
 import type {
   Finding,
   Grade,
@@ -65,9 +65,7 @@ export function scanTools(
   const policyName = options.policyName ?? policy.name;
   const compiled = compilePolicy(policy);
   const tools = set.tools;
-  const names = nameFindings(tools, (a, b) =>
-    sameDefinition(tools[a]!.definition, tools[b]!.definition),
-  );
+  const names = nameFindings(tools, definitionKeys(tools));
 
   const results: TargetResult[] = [];
   for (const inst of set.instructions) {
@@ -158,15 +156,11 @@ function applySuppressions(results: TargetResult[], list: readonly Suppression[]
   const applied = new Set<Suppression>();
   const expired = list.filter((s) => isExpired(s, now));
   const live = list.filter((s) => !isExpired(s, now));
+  const match = indexSuppressions(live);
   for (const r of results) {
     if (r.kind !== "tool") continue;
     for (const f of r.findings) {
-      const s = live.find(
-        (x) =>
-          x.tool === r.name &&
-          x.code === f.code &&
-          (x.server === undefined || x.server === r.server),
-      );
+      const s = match(r.name, f.code, r.server);
       if (s) {
         f.suppressed = { reason: s.reason, expires: s.expires ?? null };
         applied.add(s);
@@ -252,11 +246,22 @@ function entryError(i: number, what: string): InputProblem {
   };
 }
 
-function sameDefinition(a: ToolDefinition, b: ToolDefinition): boolean {
-  if (a === b) return true;
-  try {
-    return JSON.stringify(a) === JSON.stringify(b);
-  } catch {
-    return false;
-  }
+/**
+ * SCAN012's identity of a definition: its JSON text, so two tools are "the very same"
+ * when their texts are equal. A definition JSON.stringify cannot write (too deep, cyclic)
+ * is identical only to itself: the same object listed twice.
+ */
+function definitionKeys(tools: readonly LoadedTool[]): (index: number) => string {
+  const unwritable = new Map<object, string>();
+  return (index) => {
+    const definition = tools[index]!.definition;
+    try {
+      return JSON.stringify(definition);
+    } catch {
+      // JSON text never starts with a NUL, so these keys meet no text.
+      const key = unwritable.get(definition) ?? `\u0000${unwritable.size}`;
+      unwritable.set(definition, key);
+      return key;
+    }
+  };
 }

@@ -83,6 +83,40 @@ export function isExpired(s: Suppression, now: Date): boolean {
   return s.expires !== undefined && now.toISOString().slice(0, 10) > s.expires;
 }
 
+/** Finds the suppression that covers a finding: {@link indexSuppressions}. */
+export type SuppressionMatcher = (
+  tool: string,
+  code: RuleCode,
+  server: string | null,
+) => Suppression | undefined;
+
+/**
+ * The first suppression of `list` (in list order) naming `tool` and `code`, for any server
+ * or for `server`, found by two map lookups: a scan with thousands of findings and
+ * thousands of suppressions costs one pass over each, not their product.
+ */
+export function indexSuppressions(list: readonly Suppression[]): SuppressionMatcher {
+  const anyServer = new Map<string, number>();
+  const perServer = new Map<string, Map<string, number>>();
+  list.forEach((s, i) => {
+    const key = `${s.code}\u0000${s.tool}`;
+    if (s.server === undefined) {
+      if (!anyServer.has(key)) anyServer.set(key, i);
+      return;
+    }
+    const servers = perServer.get(key) ?? new Map<string, number>();
+    if (!servers.has(s.server)) servers.set(s.server, i);
+    perServer.set(key, servers);
+  });
+  return (tool, code, server) => {
+    const key = `${code}\u0000${tool}`;
+    const any = anyServer.get(key);
+    const own = server === null ? undefined : perServer.get(key)?.get(server);
+    const first = any === undefined ? own : own === undefined ? any : Math.min(any, own);
+    return first === undefined ? undefined : list[first];
+  };
+}
+
 /**
  * Read and validate a suppressions file. Throws `SCAN_SUPPRESSIONS_INVALID` naming the file.
  *

@@ -79,8 +79,27 @@ export interface Finding {
   signal?: string;
   span?: { start: number; end: number };
   excerpt?: string;
+  /**
+   * SCAN012 name collisions: how many other tools of the input share this tool's name,
+   * its name up to case, or its look-alike skeleton, and the first few of them
+   * (`MAX_NAMED_COLLISIONS`) in input order. One finding per tool, whatever the group's size.
+   */
+  collisions?: { count: number; tools: NameCollision[] };
   /** Present when a reviewed suppression covers this finding; it then counts for nothing. */
   suppressed?: { reason: string; expires: string | null };
+}
+
+/**
+ * How another tool's name relates to a tool's own, in a SCAN012 group: `identical` (same
+ * name, same server, the very same definition), `duplicate` (same name otherwise), `case`
+ * (differs only in case), `look-alike` (same confusable skeleton).
+ */
+export type NameRelation = "identical" | "duplicate" | "case" | "look-alike";
+
+/** One other member of a tool's SCAN012 group. */
+export interface NameCollision extends Origin {
+  name: string;
+  relation: NameRelation;
 }
 
 /** Where an inferred capability came from, most authoritative first. */

@@ -5,6 +5,7 @@ import {
   jcsCanonicalize,
   pythonCanonicalJson,
 } from "../../src/canonical/index.js";
+import { ToolDefinitionPinGuard } from "../../src/pins/guard.js";
 
 function deepArray(depth: number): unknown {
   let v: unknown = [];
@@ -124,5 +125,50 @@ describe("digests on hostile definitions", () => {
     );
     const nullProto = Object.assign(Object.create(null), { name: "t" });
     expect(canonicalDigest(nullProto)).toBe(canonicalDigest({ name: "t" }));
+  });
+});
+
+describe("the structural comparison of check() on hostile definitions", () => {
+  it("a deep approved definition compares without recursion; a deeper, wider or cyclic one is refused by the digest", () => {
+    const guard = new ToolDefinitionPinGuard();
+    const deep = { name: "t", inputSchema: deepObject(999) };
+    guard.approve(deep);
+    expect(guard.check({ name: "t", inputSchema: deepObject(999) }).verdict).toBe("allow_pinned");
+    // One level more than the approved copy: not the same, and past the depth limit.
+    expect(() => guard.check({ name: "t", inputSchema: deepObject(100_000) })).toThrow(
+      expect.objectContaining({ code: "CANONICAL_DEPTH" }),
+    );
+    const cyclic: Record<string, unknown> = {};
+    cyclic.a = cyclic;
+    expect(() => guard.check({ name: "t", inputSchema: cyclic })).toThrow(
+      expect.objectContaining({ code: "CANONICAL_CYCLE" }),
+    );
+    const wide = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`k${i}`, i]));
+    expect(guard.check({ name: "t", inputSchema: wide }).verdict).toBe("deny_schema_drift");
+  });
+
+  it("an approved copy is not the caller's: approving a deep-frozen definition and checking it changes nothing", () => {
+    const freeze = (v: unknown): unknown => {
+      if (typeof v === "object" && v !== null) {
+        for (const x of Object.values(v)) freeze(x);
+        Object.freeze(v);
+      }
+      return v;
+    };
+    const definition = freeze({
+      name: "t",
+      inputSchema: { type: "object", properties: { a: { type: "string" } } },
+      annotations: { readOnlyHint: true, title: null },
+    }) as Record<string, unknown>;
+    const before = JSON.stringify(definition);
+    const guard = new ToolDefinitionPinGuard();
+    guard.approve(definition);
+    expect(guard.check(definition).verdict).toBe("allow_pinned");
+    expect(guard.check({ ...definition, description: "x" }).verdict).toBe("deny_description_drift");
+    guard.pin("t", canonicalDigest(definition), { definition });
+    expect(JSON.stringify(definition)).toBe(before);
+    const copy = guard.approvedDefinition("t")!;
+    expect(Object.isFrozen(copy)).toBe(false);
+    expect(copy).toEqual({ ...definition });
   });
 });

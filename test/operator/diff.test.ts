@@ -222,3 +222,58 @@ describe("diffToolDefinitions", () => {
     );
   });
 });
+
+/** `value` behind proxies (at every depth) that count each member read. */
+function counted<T extends object>(value: T, counter: { reads: number }): T {
+  const proxies = new Map<object, object>();
+  const wrap = (v: unknown): unknown => {
+    if (typeof v !== "object" || v === null) return v;
+    let proxy = proxies.get(v);
+    if (proxy === undefined) {
+      proxy = new Proxy(v, {
+        get(target, key, receiver) {
+          counter.reads++;
+          return wrap(Reflect.get(target, key, receiver));
+        },
+      });
+      proxies.set(v, proxy);
+    }
+    return proxy;
+  };
+  return wrap(value) as T;
+}
+
+describe("diff work on shared in-memory values grows linearly, never per path", () => {
+  it("normalising annotations whose parts are shared (a DAG with 2^N paths) reads each part once", () => {
+    const measure = (n: number) => {
+      // level k holds two references to level k+1: 2^n paths to the leaf.
+      let node: Record<string, unknown> = { leaf: true };
+      for (let k = 0; k < n; k++) node = { left: node, right: node, drop: null };
+      const counter = { reads: 0 };
+      const before = counted({ name: "t", annotations: node }, counter);
+      const diff = diffToolDefinitions(before, { name: "t" });
+      expect(diff.fields.map((f) => f.field)).toEqual(["annotations"]);
+      return counter.reads;
+    };
+    const small = measure(4);
+    expect(measure(16)).toBeLessThanOrEqual(4 * small + 16);
+  });
+
+  it("rendering N changes of one wide shared value reads what it shows, not the value's width", () => {
+    const measure = (width: number) => {
+      const wide = Object.fromEntries(Array.from({ length: width }, (_, i) => [`k${i}`, i]));
+      const counter = { reads: 0 };
+      const shared = counted(wide, counter);
+      const before = { name: "t", inputSchema: { enum: Array.from({ length: 20 }, () => shared) } };
+      const after = { name: "t", inputSchema: { enum: Array.from({ length: 20 }, () => 0) } };
+      const diff = diffToolDefinitions(before, after);
+      expect(diff.fields[0]).toMatchObject({ field: "inputSchema" });
+      counter.reads = 0;
+      renderDefinitionDiff(diff);
+      return counter.reads;
+    };
+    const small = measure(1_000);
+    expect(small).toBeGreaterThan(0);
+    expect(measure(4_000)).toBeLessThanOrEqual(small + 16);
+  });
+});

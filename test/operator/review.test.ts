@@ -58,3 +58,31 @@ describe("reviewListing (what pin and check show)", () => {
     expect(review.missing).toEqual(["gone"]);
   });
 });
+
+describe("reviewListing on N drifted tools: linear work", () => {
+  it("reads the guard's pin record once, not once per drifted tool", () => {
+    let built = 0;
+    // `pins` builds a record of every pin: the work it costs is the number of pins.
+    class CountingGuard extends ToolDefinitionPinGuard {
+      override get pins() {
+        const pins = super.pins;
+        built += Object.keys(pins).length;
+        return pins;
+      }
+    }
+    const measure = (n: number) => {
+      const guard = new CountingGuard();
+      const tools = Array.from({ length: n }, (_, i) => ({ ...approved, name: `send_${i}` }));
+      for (const tool of tools) guard.approve(tool);
+      built = 0;
+      const review = reviewListing(
+        guard,
+        tools.map((tool) => ({ ...tool, description: "Send a mail to everyone." })),
+      );
+      expect(review.tools.every((t) => t.status === "drift" && t.diff !== null)).toBe(true);
+      return built;
+    };
+    const small = measure(50);
+    expect(measure(200)).toBeLessThanOrEqual(4 * small);
+  });
+});

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { canonicalDigest } from "../../src/canonical/index.js";
 import {
@@ -332,5 +333,140 @@ describe("ToolDefinitionPinGuard: hostile names and callers' objects", () => {
     copy.description = "tampered";
     expect(guard.approvedDefinition("send_report")?.description).toBe(tool().description);
     expect(guard.approvedDefinition("unknown")).toBeUndefined();
+  });
+});
+
+/**
+ * Calls of `Array.prototype.sort` (the canonical serialiser sorts every object's keys, so
+ * no sort means no serialisation) and of SHA-256 updates, while `fn` runs.
+ */
+function countSortsAndHashes(fn: () => void): { sorts: number; hashes: number } {
+  const counts = { sorts: 0, hashes: 0 };
+  const sort = Array.prototype.sort;
+  const hashProto = Object.getPrototypeOf(createHash("sha256")) as {
+    update: (...args: unknown[]) => unknown;
+  };
+  const update = hashProto.update;
+  Array.prototype.sort = function (this: unknown[], ...args: unknown[]) {
+    counts.sorts++;
+    return sort.apply(this, args as [never]);
+  } as typeof sort;
+  hashProto.update = function (this: unknown, ...args: unknown[]) {
+    counts.hashes++;
+    return update.apply(this, args);
+  };
+  try {
+    fn();
+  } finally {
+    Array.prototype.sort = sort;
+    hashProto.update = update;
+  }
+  return counts;
+}
+
+/** A class instance that stands for its JSON (the serialiser calls `toJSON()` on it). */
+class AsJson {
+  constructor(private readonly value: unknown) {}
+  toJSON(): unknown {
+    return this.value;
+  }
+}
+
+describe("ToolDefinitionPinGuard: how check decides", () => {
+  it("an unchanged pinned tool is admitted without serialising or hashing it", () => {
+    const guard = approved();
+    const reverse = (v: unknown): unknown =>
+      Array.isArray(v)
+        ? v.map(reverse)
+        : typeof v === "object" && v !== null
+          ? Object.fromEntries(
+              Object.entries(v)
+                .reverse()
+                .map(([k, x]) => [k, reverse(x)]),
+            )
+          : v;
+    const reordered = reverse(tool());
+    let verdict = "";
+    expect(
+      countSortsAndHashes(() => {
+        verdict = guard.check({ ...tool(), title: "bookkeeping is not pinned" }).verdict;
+      }),
+    ).toEqual({ sorts: 0, hashes: 0 });
+    expect(verdict).toBe("allow_pinned");
+    expect(countSortsAndHashes(() => guard.check(reordered))).toEqual({ sorts: 0, hashes: 0 });
+  });
+
+  it("a drifted tool is hashed, to say how it moved", () => {
+    const guard = approved();
+    let decision = guard.check(tool());
+    const counts = countSortsAndHashes(() => {
+      decision = guard.check({ ...tool(), description: "Email it to everyone." });
+    });
+    expect(counts.hashes).toBeGreaterThan(0);
+    expect(decision.verdict).toBe("deny_description_drift");
+    expect(decision.observedDigest).toBe(
+      canonicalDigest({ ...tool(), description: "Email it to everyone." }),
+    );
+  });
+
+  it("a pin loaded from a digest alone still hashes the tool", () => {
+    const guard = new ToolDefinitionPinGuard();
+    guard.pin("send_report", canonicalDigest(tool()));
+    let verdict = "";
+    const counts = countSortsAndHashes(() => {
+      verdict = guard.check(tool()).verdict;
+    });
+    expect(verdict).toBe("allow_pinned");
+    expect(counts.hashes).toBeGreaterThan(0);
+  });
+
+  it("what the comparison cannot read the serialiser's way is hashed, and decides as the digest does", () => {
+    const guard = approved();
+    const viaToJSON = { ...tool(), inputSchema: new AsJson(tool().inputSchema) };
+    expect(guard.check(viaToJSON).verdict).toBe("allow_pinned");
+    const date = { ...tool(), outputSchema: { type: "object", properties: { at: new Date(0) } } };
+    expect(guard.check(date).verdict).toBe("deny_output_schema_drift");
+    expect(() => guard.check({ ...tool(), annotations: { x: Number.NaN } })).toThrow(
+      expect.objectContaining({ code: "CANONICAL_NUMBER" }),
+    );
+  });
+
+  it("the pin keeps what it hashed: a definition whose getters change is read once", () => {
+    let reads = 0;
+    const shifting = {
+      ...tool(),
+      get description() {
+        reads++;
+        return `read ${reads}`;
+      },
+    };
+    const guard = new ToolDefinitionPinGuard();
+    const digest = guard.approve(shifting);
+    expect(reads).toBe(1);
+    expect(canonicalDigest(guard.approvedDefinition("send_report"))).toBe(digest);
+    expect(guard.check({ ...tool(), description: "read 1" }).verdict).toBe("allow_pinned");
+  });
+
+  it("a caller changing its object deep inside after approve changes nothing", () => {
+    const guard = new ToolDefinitionPinGuard();
+    const live = tool();
+    guard.approve(live);
+    live.inputSchema.properties.recipient.type = "array";
+    (live.annotations as Record<string, unknown>).destructiveHint = true;
+    expect(guard.check(tool()).verdict).toBe("allow_pinned");
+    expect(guard.check(live).verdict).toBe("deny_multi_field_drift");
+    expect(guard.approvedDefinition("send_report")).toEqual(tool());
+  });
+
+  it("an annotations object whose toJSON() gives {} reads as no annotations, like {} itself", () => {
+    const none = { name: "t" };
+    const viaToJSON = { name: "t", annotations: new AsJson({}) };
+    expect(canonicalDigest(viaToJSON)).toBe(canonicalDigest(none));
+    const guard = new ToolDefinitionPinGuard();
+    guard.approve(viaToJSON);
+    expect(guard.check(none).verdict).toBe("allow_pinned");
+    expect(guard.check({ name: "t", annotations: { readOnlyHint: null } }).verdict).toBe(
+      "allow_pinned",
+    );
   });
 });

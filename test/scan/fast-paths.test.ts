@@ -5,15 +5,16 @@
  * (kept under ./reference), on JSON data and on hostile in-memory objects alike.
  */
 import fc from "fast-check";
+import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
 import { CAPABILITIES, inferCapabilities } from "../../src/scan/capabilities.js";
 import { nameSkeleton, skeletonHash } from "../../src/scan/confusables.js";
 import type { SecurityPolicy } from "../../src/scan/policy.js";
-import { compilePolicy } from "../../src/scan/policy-match.js";
-import { nameFindings } from "../../src/scan/rules/names.js";
+import { compilePolicy, LITERAL_GLOB } from "../../src/scan/policy-match.js";
+import { MAX_NAMED_COLLISIONS, nameFindings } from "../../src/scan/rules/names.js";
 import { schemaFindings } from "../../src/scan/rules/schema.js";
 import { wordTokens } from "../../src/scan/tokens.js";
-import type { LoadedTool } from "../../src/scan/types.js";
+import type { Finding, LoadedTool, NameRelation } from "../../src/scan/types.js";
 import {
   AMBIGUOUS_VERBS,
   DB_ARGUMENTS,
@@ -358,6 +359,53 @@ describe("policy matching: a direct regex test answers like picomatch's matcher"
   });
 });
 
+const literalPart = fc.constantFrom("a", "B", "z9", "_", "-", "read", "0");
+const literalGlob = fc
+  .array(fc.array(literalPart, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 })
+  .map((runs) => runs.map((run) => run.join("")).join("."));
+
+describe("policy matching: a literal glob is a map entry, and picomatch matches it against itself alone", () => {
+  it("on generated literal globs and names near them", () => {
+    fc.assert(
+      fc.property(
+        literalGlob,
+        fc.constantFrom("", ".", "./", "/", "\\", "A", "a", "*", "\n"),
+        fc.boolean(),
+        (literal, extra, before) => {
+          expect(LITERAL_GLOB.test(literal)).toBe(true);
+          const matcher = picomatch(literal, { dot: true });
+          for (const probe of [
+            literal,
+            before ? `${extra}${literal}` : `${literal}${extra}`,
+            literal.toUpperCase(),
+            literal.slice(1),
+          ]) {
+            expect(matcher(probe)).toBe(probe === literal);
+          }
+        },
+      ),
+      RUNS,
+    );
+  });
+  it("a policy of many literal globs answers like the reference, first glob in list order", () => {
+    const allow = ["b*", ...Array.from({ length: 50 }, (_, i) => `tool_${i}`), "tool_7", "*"];
+    const deny = ["tool_3", "t*_4"];
+    const policy: SecurityPolicy = {
+      name: "p",
+      description: "",
+      allow,
+      deny,
+      capabilities: { granted: allow, denied: deny, sandboxOnly: [], annotationsMayNarrow: true },
+    };
+    const fast = compilePolicy(policy);
+    const slow = referenceCompilePolicy(policy);
+    for (const name of ["tool_1", "tool_3", "tool_4", "tool_7", "tool_49", "tool_50", "b", "x"]) {
+      expect(fast.tool(name, null)).toEqual(slow.tool(name, null));
+      expect(fast.capability(name)).toEqual(slow.capability(name));
+    }
+  });
+});
+
 /** Name pieces that collide under the skeleton: case, digits for letters, separators, scripts. */
 const namePiece = fc.constantFrom(
   "read",
@@ -387,6 +435,39 @@ const lookAlikeName = fc
   .array(namePiece, { minLength: 1, maxLength: 5 })
   .map((parts) => parts.join(""));
 
+const isCollision = (f: Finding) => f.collisions !== undefined || f.message.includes("shadow");
+const RELATION_OF: [string, NameRelation][] = [
+  ["listed again with an identical definition", "identical"],
+  ["duplicate name", "duplicate"],
+  ["differs only in case", "case"],
+  ["looks like", "look-alike"],
+];
+
+/** The reference's one finding per other member, read as: how many, which relations, the grade. */
+function summarisePairs(findings: Finding[]) {
+  const pairs = findings.filter(isCollision);
+  const relation = (f: Finding) => RELATION_OF.find(([text]) => f.message.includes(text))![1];
+  return {
+    count: pairs.length,
+    firstRelations: pairs.slice(0, MAX_NAMED_COLLISIONS).map(relation),
+    grade: pairs.length === 0 ? null : pairs.some((f) => f.grade === "fail") ? "fail" : "warn",
+    single: findings.filter((f) => !isCollision(f)),
+    message: pairs.length === 1 ? pairs[0]!.message : null,
+  };
+}
+
+/** The grouped finding, read the same way. */
+function summariseGroup(findings: Finding[]) {
+  const group = findings.find(isCollision);
+  return {
+    count: group?.collisions?.count ?? 0,
+    firstRelations: group?.collisions?.tools.map((t) => t.relation) ?? [],
+    grade: group?.grade ?? null,
+    single: findings.filter((f) => !isCollision(f)),
+    message: group?.collisions?.count === 1 ? group.message : null,
+  };
+}
+
 describe("look-alike names: grouping by skeleton hash first answers like grouping by skeleton", () => {
   it("equal skeletons always have equal hashes", () => {
     fc.assert(
@@ -399,7 +480,7 @@ describe("look-alike names: grouping by skeleton hash first answers like groupin
     expect(skeletonHash("read-fіle")).toBe(skeletonHash("READ_FILE"));
   });
 
-  it("on generated tool lists full of duplicates and look-alikes", () => {
+  it("on generated tool lists full of duplicates and look-alikes, one grouped finding per tool tells what the pairwise findings told", () => {
     fc.assert(
       fc.property(
         fc.array(fc.tuple(lookAlikeName, fc.constantFrom(null, "a", "b")), { maxLength: 12 }),
@@ -409,8 +490,14 @@ describe("look-alike names: grouping by skeleton hash first answers like groupin
             server,
             source: "memory",
           }));
+          // Parity as the identity: same(a, b) exactly when definitionKey(a) === definitionKey(b).
           const same = (a: number, b: number) => (a + b) % 2 === 0;
-          expect([...nameFindings(tools, same)]).toEqual([...referenceNameFindings(tools, same)]);
+          const grouped = nameFindings(tools, (i) => String(i % 2));
+          const pairwise = referenceNameFindings(tools, same);
+          expect([...grouped.keys()].sort()).toEqual([...pairwise.keys()].sort());
+          for (const [i, expected] of pairwise) {
+            expect(summarisePairs(expected)).toEqual(summariseGroup(grouped.get(i)!));
+          }
         },
       ),
       RUNS,

@@ -94,6 +94,14 @@ describe("JSON output", () => {
         },
         PERMISSIVE_POLICY,
       ),
+      // SCAN012 groups: a finding per tool with its `collisions`, capped and counted.
+      scanTools(
+        ["get_x", "GET_X", "get-x", "gеt_x", "get_x", "get_x", "get_x", "get_x"].map((name) => ({
+          name,
+          inputSchema: closed,
+        })),
+        PERMISSIVE_POLICY,
+      ),
     ];
     for (const report of reports) {
       const json = JSON.parse(formatJson(report));

@@ -172,6 +172,39 @@ describe("the SARIF Multitool accepts our SARIF", () => {
     expect(await validate(sarif)).toEqual([]);
   });
 
+  it("a look-alike group (SCAN012 counted per group, its members in properties)", async () => {
+    const file = join(work, "group.json");
+    const tool = {
+      name: "read_file",
+      inputSchema: { type: "object", additionalProperties: false },
+    };
+    const tools = [
+      ...Array.from({ length: 12 }, () => tool),
+      { ...tool, name: "READ_FILE" },
+      { ...tool, name: "reаd_file" },
+    ];
+    writeFileSync(file, JSON.stringify({ tools }, null, 2));
+    const sarif = await scanSarif([file]);
+    const results = JSON.parse(sarif).runs[0].results as {
+      ruleId: string;
+      properties: { collisions?: { count: number; tools: unknown[] } };
+      locations: { physicalLocation: { region: { startLine: number } } }[];
+    }[];
+    const collisions = results.filter((r) => r.properties.collisions !== undefined);
+    expect(collisions).toHaveLength(14);
+    expect(collisions.every((r) => r.ruleId === "SCAN012")).toBe(true);
+    expect(collisions[0]!.properties.collisions).toMatchObject({ count: 13 });
+    expect(collisions[0]!.properties.collisions!.tools).toHaveLength(5);
+    // Each result on the line of its name's first appearance in the file.
+    expect(collisions[0]!.locations[0]!.physicalLocation.region.startLine).toBe(4);
+    expect(collisions[12]!.locations[0]!.physicalLocation.region.startLine).toBe(
+      JSON.stringify({ tools }, null, 2)
+        .split("\n")
+        .findIndex((l) => l.includes('"READ_FILE"')) + 1,
+    );
+    expect(await validate(sarif)).toEqual([]);
+  });
+
   it("unusable input: a failed invocation with its notifications", async () => {
     const bad = join(work, "bad.json");
     writeFileSync(bad, "[7]");

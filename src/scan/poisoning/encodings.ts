@@ -133,6 +133,10 @@ const MAX_SENTENCE = 2000;
 /** A sentence that reads this poorly as it stands is worth reading another way. */
 const UNREADABLE_SHARE = 0.3;
 
+/** Words no ROT13 or reversed sentence keeps: a sentence holding two of them reads as it stands. */
+const PLAIN_ENGLISH =
+  /\b(?:the|and|to|of|is|for|with|this|that|from)\b[^.!?\n]{0,200}\b(?:the|and|to|of|is|for|with|this|that|from|a|an|in|on|or)\b/i;
+
 /** Fewest words a sentence needs before reading it another way means anything ("png, svg, or gif" is not ROT13). */
 const MIN_HIDDEN_WORDS = 6;
 /** How much better a sentence must read once decoded. */
@@ -149,6 +153,8 @@ function decodeSentences(text: string, out: Decoded[]): void {
     if (tried++ >= MAX_CANDIDATES) break;
     const sentence = m[0];
     if (sentence.length > MAX_SENTENCE || !/[A-Za-z]{3}/.test(sentence)) continue;
+    // Plain English (the commonest case) has its commonest words: nothing to decode.
+    if (PLAIN_ENGLISH.test(sentence)) continue;
     const own = knownWordShare(sentence);
     if (own.words < MIN_HIDDEN_WORDS || own.share >= UNREADABLE_SHARE) continue;
     const start = m.index!;

@@ -13,7 +13,10 @@ import type { InjectionFinding } from "./types.js";
 /** One parameter as the tool walk saw it. */
 export interface ParameterFacts {
   readonly name: string;
+  /** Its JSON pointer (read only for a finding). */
   readonly pointer: string;
+  /** True for an input the tool asks for; false for an output field it returns. */
+  readonly requested: boolean;
   /** Its description, when it has one. */
   readonly description: string | undefined;
 }
@@ -59,6 +62,12 @@ function sharesStem(word: string, pool: ReadonlySet<string>): boolean {
 }
 
 const ID_DOCUMENT = CONCEPT_ID.ID_DOCUMENT;
+/**
+ * A description that may name an identity document: most do not, and reading one in
+ * full costs a tagging pass. Any script but Latin is read in full.
+ */
+const MAY_NAME_DOCUMENT =
+  /passport|national|social security|\bssn\b|licen[cs]e|tax|identit|[^\u0000-\u024f]/i;
 const IDENTITY_DOMAIN = CONCEPT_ID.IDENTITY_DOMAIN;
 
 function finding(p: ParameterFacts, why: string): InjectionFinding {
@@ -81,7 +90,7 @@ function finding(p: ParameterFacts, why: string): InjectionFinding {
  * ```ts
  * import { detectPurposeMismatch } from "./purpose.js";
  * const found = detectPurposeMismatch("track_parcel", "Track a parcel by tracking number.", [
- *   { name: "email_password", pointer: "/inputSchema/properties/email_password", description: undefined },
+ *   { name: "email_password", pointer: "/inputSchema/properties/email_password", requested: true, description: undefined },
  * ]);
  * console.log(found[0]?.signal); // "credential-request"
  * ```
@@ -98,11 +107,13 @@ export function detectPurposeMismatch(
   const out: InjectionFinding[] = [];
   for (const p of params) {
     // Only what the tool asks for: output fields are returned, not requested.
-    if (!p.pointer.startsWith("/inputSchema")) continue;
+    if (!p.requested) continue;
     const nameWords = words(p.name);
     if (nameWords.some((w) => NOT_A_SECRET.has(w))) continue;
-    const asked = nameConceptsOf(`${p.name} ${p.description?.split(/[.;\n]/, 1)[0] ?? ""}`);
-    if (asked.has(ID_DOCUMENT)) {
+    const lead = p.description?.split(/[.;\n]/, 1)[0] ?? "";
+    const leadAsks =
+      lead !== "" && MAY_NAME_DOCUMENT.test(lead) && nameConceptsOf(lead).has(ID_DOCUMENT);
+    if (nameConceptsOf(p.name).has(ID_DOCUMENT) || leadAsks) {
       purposeConcepts ??= nameConceptsOf(purposeText);
       if (!purposeConcepts.has(IDENTITY_DOMAIN)) {
         out.push(

@@ -88,6 +88,13 @@ function pointerOf(frame: Frame): string {
   return `/${parts.reverse().join("/")}`;
 }
 
+/** The top-level key of the tool a frame sits under (`inputSchema`, `outputSchema`...). */
+function rootKey(frame: Frame): string | number {
+  let f = frame;
+  while (f.parent !== undefined) f = f.parent;
+  return f.key;
+}
+
 /** The parameter a schema text describes: `q` for `/properties/q/description` or `/properties/q/enum/0`. */
 function parameterOf(frame: Frame): string | undefined {
   for (let f = frame.parent, up = 0; f !== undefined && up < 2; f = f.parent, up++) {
@@ -372,6 +379,7 @@ class ToolWalk {
     const params = this.names.map(([name, frame]) => ({
       name,
       description: descriptions.get(frame),
+      requested: rootKey(frame) === "inputSchema",
       get pointer() {
         return pointerOf(frame);
       },
@@ -382,8 +390,7 @@ class ToolWalk {
   /** A property name read as text: `contents_of_users_ssh_private_key` asks for a key by its name alone. */
   private propertyName(key: string, frame: Frame): void {
     if (key.length < 3 || key.length > 200) return;
-    const hits: RawHit[] = [];
-    detectConcepts(key, "property-name", this.context, hits);
+    const hits = propertyNameHits(key);
     for (const hit of hits) {
       this.findings.push({
         signal: hit.signal,
@@ -511,4 +518,22 @@ class Visited {
   }
 
   private static readonly LIST_LIMIT = 32;
+}
+
+const NAME_HITS = new Map<string, readonly RawHit[]>();
+const MAX_REMEMBERED_NAMES = 4096;
+
+/**
+ * The concept hits of a property name, read as words. Property-name rules read only what
+ * the name says (context, high-value secrets, secret files), never the tool around it, so
+ * a name repeated across a listing is read once (a bounded memo).
+ */
+function propertyNameHits(key: string): readonly RawHit[] {
+  const known = NAME_HITS.get(key);
+  if (known !== undefined) return known;
+  const hits: RawHit[] = [];
+  detectConcepts(key, "property-name", NO_TOOL, hits);
+  if (NAME_HITS.size >= MAX_REMEMBERED_NAMES) NAME_HITS.clear();
+  NAME_HITS.set(key, hits);
+  return hits;
 }

@@ -64,6 +64,10 @@ export interface CompiledRule {
   readonly ordered: boolean;
   readonly apart: boolean;
   readonly within: number;
+  /** Each need's concepts as a bit mask (see `presenceOf`). */
+  readonly masks: readonly Uint32Array[];
+  /** Some need is met only by a negated act ("TELL-"), so the rule needs a negator. */
+  readonly onlyNegated: boolean;
 }
 
 /** A rule that does not compile; raised when the signals are loaded. */
@@ -107,6 +111,15 @@ export function compileRule(rule: ConceptRule): CompiledRule {
     ordered: rule.ordered ?? false,
     apart: rule.apart ?? false,
     within: rule.within ?? Number.POSITIVE_INFINITY,
+    onlyNegated: rule.all.some((raw) =>
+      readNeed(raw).every((alt) => alt.polarity === "-" || alt.polarity === "-!"),
+    ),
+    masks: rule.all.map((raw) => {
+      const mask = new Uint32Array(WORDS);
+      for (const alt of readNeed(raw))
+        mask[alt.concept >>> 5] = mask[alt.concept >>> 5]! | (1 << (alt.concept & 31));
+      return mask;
+    }),
   };
 }
 
@@ -195,7 +208,9 @@ export function judgeRule(tagged: Tagged, rule: CompiledRule, context: JudgeCont
   for (const c of rule.unlessParamNamed) if (context.paramConcepts.has(c)) return [];
   const { mentions } = tagged;
   if (mentions.length < rule.all.length) return [];
+  const presence = presenceOf(tagged);
   if (rule.scope === "text") {
+    if (!mayMeet(rule, presence, 0, tagged.tokens.sentences)) return [];
     const met = meet(mentions, rule);
     return met === undefined ? [] : [met];
   }
@@ -206,7 +221,7 @@ export function judgeRule(tagged: Tagged, rule: CompiledRule, context: JudgeCont
     const sentence = mentions[from]!.sentence;
     let to = from + 1;
     while (to < mentions.length && mentions[to]!.sentence <= sentence + reach) to++;
-    if (to - from >= rule.all.length) {
+    if (to - from >= rule.all.length && mayMeet(rule, presence, sentence, sentence + reach + 1)) {
       const met = meet(mentions.slice(from, to), rule);
       if (met !== undefined) out.push(met);
     }
@@ -216,6 +231,49 @@ export function judgeRule(tagged: Tagged, rule: CompiledRule, context: JudgeCont
     from = next;
   }
   return out;
+}
+
+/** 32-bit words per sentence in a presence mask. */
+const WORDS = Math.ceil(CONCEPT_LIST.length / 32);
+const presenceCache = new WeakMap<Tagged, Uint32Array>();
+
+/** Which concepts each sentence mentions, one bit each: read once per text, by every rule. */
+function presenceOf(tagged: Tagged): Uint32Array {
+  const known = presenceCache.get(tagged);
+  if (known !== undefined) return known;
+  const mask = new Uint32Array(tagged.tokens.sentences * WORDS + WORDS);
+  for (const m of tagged.mentions) {
+    const at = Math.min(m.sentence, tagged.tokens.sentences) * WORDS + (m.concept >>> 5);
+    mask[at] = mask[at]! | (1 << (m.concept & 31));
+  }
+  presenceCache.set(tagged, mask);
+  return mask;
+}
+
+/** False when some need of `rule` has no concept in sentences `from..to` (a cheap "cannot meet"). */
+function mayMeet(rule: CompiledRule, presence: Uint32Array, from: number, to: number): boolean {
+  const last = Math.min(to, presence.length / WORDS);
+  for (const need of rule.masks) {
+    let found = false;
+    for (let sn = from; sn < last && !found; sn++) {
+      for (let w = 0; w < WORDS; w++) {
+        if ((presence[sn * WORDS + w]! & need[w]!) !== 0) {
+          found = true;
+          break;
+        }
+      }
+    }
+    if (!found) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether `rule`'s concepts are all present somewhere in the text, ignoring its context
+ * conditions: a clean result that such a rule could change with another tool is not reused.
+ */
+export function couldMeet(tagged: Tagged, rule: CompiledRule): boolean {
+  return mayMeet(rule, presenceOf(tagged), 0, tagged.tokens.sentences);
 }
 
 /** A concept's name for a reason: `SECRET_PATH` reads "secret path". */

@@ -7,12 +7,18 @@ import { CONCEPT_ID } from "../concepts.js";
 import { COMPILED_SIGNALS } from "../signals/index.js";
 import type { RawHit } from "../types.js";
 import { foldToken } from "./fold.js";
-import { conceptLabel, type JudgeContext, judgeRule, type TextKind } from "./judge.js";
+import { mayFire } from "./gate.js";
+import { conceptLabel, couldMeet, type JudgeContext, judgeRule, type TextKind } from "./judge.js";
 import { type Mention, type TagContext, tagText } from "./tag.js";
+import { tokenize } from "./tokenize.js";
 
-const PARAM_REF = CONCEPT_ID.PARAM_REF;
-const SELF = CONCEPT_ID.SELF;
-const TOOL_REF = CONCEPT_ID.TOOL_REF;
+/** Mentions whose reading depends on which tool the text belongs to. */
+const TOOL_SPECIFIC = new Set([
+  CONCEPT_ID.PARAM_REF,
+  CONCEPT_ID.SELF,
+  CONCEPT_ID.TOOL_REF,
+  CONCEPT_ID.TOOL_WORD,
+]);
 
 /** What the detector knows about the tool a text belongs to. */
 export interface ToolContext extends TagContext {
@@ -80,6 +86,19 @@ export function purposeWords(name: string, description: string): ReadonlySet<str
  * ```
  */
 export function nameConceptsOf(name: string): ReadonlySet<number> {
+  const known = NAME_CONCEPTS.get(name);
+  if (known !== undefined) return known;
+  const concepts = readNameConcepts(name);
+  // Names repeat across a listing (`owner`, `repo`, `page`): a bounded memo of a pure reading.
+  if (NAME_CONCEPTS.size >= MAX_REMEMBERED_NAMES) NAME_CONCEPTS.clear();
+  NAME_CONCEPTS.set(name, concepts);
+  return concepts;
+}
+
+const NAME_CONCEPTS = new Map<string, ReadonlySet<number>>();
+const MAX_REMEMBERED_NAMES = 4096;
+
+function readNameConcepts(name: string): ReadonlySet<number> {
   // A name is read as words: its parts are what it does, not an identifier to skip.
   const spaced = name.replace(/[_\-.]+/g, " ");
   const tagged = tagText(foldCase(spaced), spaced, NO_TOOL);
@@ -108,18 +127,31 @@ export function detectConcepts(
   lower: string = foldCase(text),
   param?: string,
 ): boolean {
+  const tokens = tokenize(lower, text);
+  // Most texts carry no combination any rule reads: they stop here, and their clean
+  // reading holds for every tool.
+  if (!mayFire(tokens, text, kind)) return false;
   const tagged = tagText(
     lower,
     text,
     kind === "description" ? { ...tool, describesTool: true } : tool,
+    tokens,
   );
   if (tagged.mentions.length === 0) return false;
-  const dependent =
-    tool.nameConcepts.size > 0 ||
-    param !== undefined ||
-    tagged.mentions.some(
-      (m) => m.concept === PARAM_REF || m.concept === SELF || m.concept === TOOL_REF,
-    );
+  // The reading depends on the tool when it names the tool, its parameters or other tools,
+  // or when a rule that the tool's own name or the parameter's name can silence could meet.
+  let dependent = tagged.mentions.some((m) => TOOL_SPECIFIC.has(m.concept));
+  if (!dependent) {
+    for (const signal of COMPILED_SIGNALS) {
+      for (const rule of signal.rules) {
+        if (rule.unlessNamed.length + rule.unlessParamNamed.length > 0 && couldMeet(tagged, rule)) {
+          dependent = true;
+          break;
+        }
+      }
+      if (dependent) break;
+    }
+  }
   const context: JudgeContext = {
     kind,
     nameConcepts: tool.nameConcepts,

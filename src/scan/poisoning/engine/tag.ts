@@ -7,7 +7,8 @@
 import { CONCEPT_ID, POLAR, SPEECH_ACTS } from "../concepts.js";
 import { DESCRIPTIVE_FORMS, VERB_FINAL, WITHOUT_WORDS } from "../lexicon/identify.js";
 import { SHAPES, TOOL_NAME_VERBS } from "../lexicon/neutral.js";
-import { candidatesOf, MAX_GAP, type Matcher, type WordPhrase, wordMatches } from "./compile.js";
+import { candidatesOf, type Matcher, type WordPhrase, wordMatches } from "./compile.js";
+import { phraseAt } from "./phrase.js";
 import { sentenceLanguages } from "./language.js";
 import { borrowedMatcher, matcherFor } from "./matcher.js";
 import { RUN, type Tokens, tokenAt, tokenize, WORD } from "./tokenize.js";
@@ -97,35 +98,6 @@ const DATA_NOUNS = new Set(
 /** Most tokens a negator may stand before the act it negates. */
 const NEGATION_REACH = 4;
 
-/** The last token of `phrase` matched at token `i`, or -1. A `~` gap takes the fewest tokens that let the rest match. */
-function phraseAt(tokens: Tokens, i: number, phrase: WordPhrase): number {
-  const words = phrase.words;
-  const sentence = tokens.sentence[i]!;
-  let t = i;
-  for (let w = 1; w < words.length; w++) {
-    const word = words[w]!;
-    if (word.mode === 3) {
-      const next = words[w + 1]!;
-      let found = -1;
-      for (let k = t + 1; k <= t + 1 + MAX_GAP && k < tokens.count; k++) {
-        if (tokens.sentence[k] !== sentence) break;
-        if (tokens.kind[k] === WORD && wordMatches(next, tokens.text[k]!)) {
-          found = k;
-          break;
-        }
-      }
-      if (found < 0) return -1;
-      t = found;
-      w++;
-      continue;
-    }
-    t++;
-    if (t >= tokens.count || tokens.kind[t] !== WORD || tokens.sentence[t] !== sentence) return -1;
-    if (!wordMatches(word, tokens.text[t]!)) return -1;
-  }
-  return t;
-}
-
 function mention(
   tokens: Tokens,
   concept: number,
@@ -186,7 +158,15 @@ function tagWords(tokens: Tokens, out: Mention[]): void {
         if (seen.has(key)) continue;
         seen.add(key);
         out.push(
-          mention(tokens, phrase.concept, tokens.start[i]!, tokens.end[last]!, i, last, phrase.language),
+          mention(
+            tokens,
+            phrase.concept,
+            tokens.start[i]!,
+            tokens.end[last]!,
+            i,
+            last,
+            phrase.language,
+          ),
         );
       }
     }
@@ -640,8 +620,12 @@ function isImperative(
  * console.log(t.mentions.some((m) => m.negated)); // true
  * ```
  */
-export function tagText(lower: string, cased: string, context: TagContext): Tagged {
-  const tokens = tokenize(lower, cased);
+export function tagText(
+  lower: string,
+  cased: string,
+  context: TagContext,
+  tokens: Tokens = tokenize(lower, cased),
+): Tagged {
   const mentions: Mention[] = [];
   tagWords(tokens, mentions);
   tagShapes(cased, tokens, context, mentions);

@@ -114,6 +114,13 @@ const QUOTE_OPEN = new Map<number, number>([
 /** Longest quotation read as a quoted example; longer quoted text is read as text. */
 const MAX_QUOTE = 80;
 
+/** The closing quotation mark within {@link MAX_QUOTE} units after `i`, or -1 (bounded: never a scan to the end). */
+function closingQuote(lower: string, close: number, i: number): number {
+  const stop = Math.min(lower.length, i + 1 + MAX_QUOTE);
+  for (let k = i + 1; k < stop; k++) if (lower.charCodeAt(k) === close) return k;
+  return -1;
+}
+
 /** True when `j` is a capital right after a lower-case ASCII letter (`apiKey`: the `K`). */
 function startsCamelWord(lower: string, cased: string, j: number): boolean {
   const d = lower.charCodeAt(j);
@@ -129,7 +136,9 @@ function startsCamelWord(lower: string, cased: string, j: number): boolean {
 export function tokenize(lower: string, cased: string): Tokens {
   const n = lower.length;
   const text: string[] = [];
-  const cap = Math.min(n, 1 << 20) + 1;
+  // A token and the separator after it take two units at least (a run of a script
+  // without spaces is one token), so half the length bounds the count.
+  const cap = Math.min((n >> 1) + 2, 1 << 20);
   const start = new Int32Array(cap);
   const end = new Int32Array(cap);
   const kind = new Uint8Array(cap);
@@ -147,13 +156,21 @@ export function tokenize(lower: string, cased: string): Tokens {
     const k = classOf(c);
     if (k === C.Letter || k === C.Run) {
       let j = i + 1;
+      let wide = c >= 0x80;
       while (j < n) {
         const d = lower.charCodeAt(j);
-        if (classOf(d) !== k) break;
-        if (k === C.Letter && startsCamelWord(lower, cased, j)) break;
+        if (d < 0x80) {
+          if (ASCII[d] !== k) break;
+          if (k === C.Letter && cased.charCodeAt(j) !== d && startsCamelWord(lower, cased, j))
+            break;
+        } else {
+          if (classOf(d) !== k) break;
+          wide = true;
+        }
         j++;
       }
-      text.push(k === C.Run ? lower.slice(i, j) : foldToken(lower.slice(i, j)));
+      const word = lower.slice(i, j);
+      text.push(k === C.Run || !wide ? word : foldToken(word));
       start[count] = i;
       end[count] = j;
       kind[count] = k === C.Run ? RUN : WORD;
@@ -185,7 +202,7 @@ export function tokenize(lower: string, cased: string): Tokens {
         close !== undefined &&
         (c !== 0x27 || i === 0 || classOf(lower.charCodeAt(i - 1)) !== C.Letter)
       ) {
-        const to = lower.indexOf(String.fromCharCode(close), i + 1);
+        const to = closingQuote(lower, close, i);
         if (to > i && to - i <= MAX_QUOTE) {
           quoteEnd = to;
         }
