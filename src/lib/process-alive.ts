@@ -30,7 +30,23 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
-let bootId: string | undefined;
+/** `read()` the first time it is asked, `""` when that throws; the same answer after. */
+function readOnce(read: () => string): () => string {
+  let value: string | undefined;
+  return () => {
+    if (value === undefined) {
+      try {
+        value = read();
+      } catch {
+        value = "";
+      }
+    }
+    return value;
+  };
+}
+
+const bootId = readOnce(() => readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim());
+const pidNamespace = readOnce(() => readlinkSync("/proc/self/ns/pid"));
 
 /**
  * This boot of the machine (Linux's random boot id; `""` where there is none): a lock
@@ -43,17 +59,8 @@ let bootId: string | undefined;
  * ```
  */
 export function currentBootId(): string {
-  if (bootId === undefined) {
-    try {
-      bootId = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
-    } catch {
-      bootId = "";
-    }
-  }
-  return bootId;
+  return bootId();
 }
-
-let pidNamespace: string | undefined;
 
 /**
  * This process's PID namespace (Linux: the link text of `/proc/self/ns/pid`, such as
@@ -67,12 +74,5 @@ let pidNamespace: string | undefined;
  * ```
  */
 export function currentPidNamespace(): string {
-  if (pidNamespace === undefined) {
-    try {
-      pidNamespace = readlinkSync("/proc/self/ns/pid");
-    } catch {
-      pidNamespace = "";
-    }
-  }
-  return pidNamespace;
+  return pidNamespace();
 }
