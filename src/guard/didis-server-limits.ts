@@ -3,7 +3,8 @@
  * headers and its whole request, how long an idle keep-alive connection stays, and how
  * many connections are held at once. The service answers small JSON requests in
  * milliseconds, so a connection that is slower than these is a stalled or hostile client,
- * and holding it only costs memory and file descriptors (a slowloris attack).
+ * and holding it only costs memory and file descriptors (a slowloris attack). Also how long
+ * a graceful shutdown waits for the requests in flight.
  *
  * @module
  */
@@ -33,6 +34,12 @@ export interface DidisServerLimits {
    * file-descriptor limit, so the registry can still open its files.
    */
   maxConnections?: number;
+  /**
+   * Milliseconds `close()` waits for the requests in flight to be answered after it stops
+   * accepting connections; then the rest are cut (default
+   * {@link DEFAULT_SHUTDOWN_TIMEOUT_MS}, 10,000; 0 to 600,000).
+   */
+  shutdownTimeoutMs?: number;
 }
 
 /**
@@ -76,12 +83,24 @@ export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5000;
  */
 export const DEFAULT_MAX_CONNECTIONS = 1024;
 
+/**
+ * Default for `shutdownTimeoutMs` of {@link startDidisServer}.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from "agent-airlock/guard";
+ * console.log(DEFAULT_SHUTDOWN_TIMEOUT_MS); // 10000
+ * ```
+ */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+
 /** The limits, validated and defaulted, plus how often Node checks the timeouts. */
 export interface ServerLimitSettings {
   readonly headersTimeoutMs: number;
   readonly requestTimeoutMs: number;
   readonly keepAliveTimeoutMs: number;
   readonly maxConnections: number;
+  readonly shutdownTimeoutMs: number;
   readonly checkIntervalMs: number;
 }
 
@@ -134,6 +153,13 @@ export function readServerLimits(options: DidisServerLimits): ServerLimitSetting
       DEFAULT_MAX_CONNECTIONS,
       1,
       1_000_000,
+    ),
+    shutdownTimeoutMs: readWhole(
+      options.shutdownTimeoutMs,
+      "shutdownTimeoutMs",
+      DEFAULT_SHUTDOWN_TIMEOUT_MS,
+      0,
+      600_000,
     ),
     // A tenth of the shortest timeout, at most a second: a connection outlives its
     // timeout by at most that.

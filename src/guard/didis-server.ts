@@ -6,6 +6,7 @@
  * - `POST /v1/agents/authorize` `{agent, tool, root}` → the same answer
  * - `POST /v1/agents/verify-delegation` `{chain, trustedRoots, register?, agent?}` → a verification result, `registered`, `id`
  * - `GET /v1/mcp/inspect` → 501 (not offered: it would make this server fetch arbitrary URLs)
+ * - `GET /healthz` and `GET /readyz` → the load balancer's probes (`didis-probes.ts`), without a token
  *
  * Errors are RFC 9457 `application/problem+json`. With `tokens`, every request must carry
  * `Authorization: Bearer <token>` (else 401, before anything is read or answered). It
@@ -13,18 +14,19 @@
  * unless tokens are set (or `allowUnauthenticated`, for a server behind an
  * authenticating proxy). No request can stop it: a target that is not a URL is 400, and an
  * error nothing else handles is 500 (and logged). Slow or idle connections are closed by
- * the timeouts of `didis-server-limits.ts`.
+ * the timeouts of `didis-server-limits.ts`. Listening, and the graceful shutdown, are in
+ * `didis-listener.ts`.
  *
  * @module
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { AirlockError } from "../errors.js";
 import { CapabilityError, parseCapability } from "./capability.js";
 import { DelegationError } from "./delegation/errors.js";
 import { SignatureCache, verifyDelegation } from "./delegation/verify.js";
 import { didMethod } from "./did/did-key.js";
 import type { DidResolver } from "./did/resolver.js";
-import { bearerAuthenticator, isLoopbackHost } from "./didis-auth.js";
+import { bearerAuthenticator } from "./didis-auth.js";
 import {
   answerLastResort,
   badRequest,
@@ -36,7 +38,12 @@ import {
   send,
   sendProblem,
 } from "./didis-http.js";
-import { type DidisServerLimits, readServerLimits } from "./didis-server-limits.js";
+import { answerProbe, isProbePath } from "./didis-probes.js";
+import {
+  type DidisRequestLogger,
+  logWhenAnswered,
+  type RequestOutcome,
+} from "./didis-request-log.js";
 import { localVerifier } from "./local-verifier.js";
 import type { DelegationRegistry } from "./registry/registry.js";
 
@@ -67,6 +74,12 @@ export interface DidisServerOptions {
    * line on stderr. An exception it throws is ignored.
    */
   onError?: DidisErrorLogger;
+  /**
+   * Called once per request when its answer is over, with its method, path, status,
+   * duration and error code (never a query, header or body). Default: none. An exception
+   * it throws is ignored.
+   */
+  onRequest?: DidisRequestLogger;
 }
 
 function requireDid(value: unknown, name: string): string {
@@ -99,6 +112,7 @@ interface HandlerSettings {
   readonly clock: () => number;
   readonly limit: number;
   readonly onError: DidisErrorLogger;
+  readonly onRequest: DidisRequestLogger | undefined;
   /** What every verification is given: the shared signature cache and the chain options. */
   readonly common: {
     signatureCache: SignatureCache;
@@ -116,6 +130,7 @@ function readHandlerSettings(options: DidisServerOptions): HandlerSettings {
     clock: options.clock ?? Date.now,
     limit: options.maxBodyBytes ?? 256 * 1024,
     onError: options.onError ?? logToStderr,
+    onRequest: options.onRequest,
     common: {
       // Shared by every request: a did:key signature that verified once stays verified.
       signatureCache: new SignatureCache(),
@@ -220,19 +235,28 @@ async function route(s: HandlerSettings, req: IncomingMessage, url: URL): Promis
   }
 }
 
-async function answer(s: HandlerSettings, req: IncomingMessage, res: ServerResponse) {
+async function answer(
+  s: HandlerSettings,
+  req: IncomingMessage,
+  res: ServerResponse,
+  outcome: RequestOutcome,
+) {
   const url = parseRequestTarget(req.url);
   if (url === undefined) {
     // A malformed request line, like the ones Node's parser answers 400 itself: it says
     // nothing about this server, so it needs no token.
+    outcome.code = "invalid-target";
     return sendProblem(
       res,
       badRequest("the request target is not a path on this server", "invalid-target"),
       "/",
     );
   }
+  // Load balancers send no token; the probes tell nothing but the status.
+  if (isProbePath(url.pathname)) return answerProbe(s.registry, req, res, url.pathname, outcome);
   if (s.authenticated !== undefined && !s.authenticated(req.headers.authorization)) {
     // Before routing: an unauthenticated caller learns nothing, not even which paths exist.
+    outcome.code = "unauthorized";
     return sendProblem(
       res,
       new HttpProblem(
@@ -249,6 +273,7 @@ async function answer(s: HandlerSettings, req: IncomingMessage, res: ServerRespo
     send(res, 200, await route(s, req, url));
   } catch (err) {
     const problem = problemOf(err);
+    outcome.code = err instanceof AirlockError ? err.code : (problem?.type ?? "internal");
     if (problem === undefined) answerLastResort(res, err, s.onError);
     else sendProblem(res, problem, url.pathname);
   }
@@ -272,92 +297,16 @@ export function createDidisHandler(
   // The listener's one exit: whatever answering throws ends in the last resort, never in
   // an uncaught exception or unhandled rejection (either would stop the process).
   return (req, res) => {
+    const outcome: RequestOutcome = {};
     try {
-      answer(settings, req, res).catch((err: unknown) =>
-        answerLastResort(res, err, settings.onError),
-      );
+      if (settings.onRequest !== undefined) logWhenAnswered(settings.onRequest, req, res, outcome);
+      answer(settings, req, res, outcome).catch((err: unknown) => {
+        outcome.code = "internal";
+        answerLastResort(res, err, settings.onError);
+      });
     } catch (err) {
+      outcome.code = "internal";
       answerLastResort(res, err, settings.onError);
     }
-  };
-}
-
-/** A running server. */
-export interface RunningDidisServer {
-  /** Base URL to give a `DidisClient`, e.g. `http://127.0.0.1:8787`. */
-  url: string;
-  server: Server;
-  /** Stop listening and close the registry. */
-  close(): Promise<void>;
-}
-
-/** Options of {@link startDidisServer}: the handler's, where to listen, and the connection limits. */
-export interface StartDidisServerOptions extends DidisServerOptions, DidisServerLimits {
-  /** Address to listen on (default `127.0.0.1`). Any other needs `tokens` or `allowUnauthenticated`. */
-  host?: string;
-  /** Port (default 0: a free one). */
-  port?: number;
-  /** Listen on an address other machines can reach with no tokens (behind an authenticating proxy). */
-  allowUnauthenticated?: boolean;
-}
-
-/**
- * Start the service on `host:port` (default `127.0.0.1`, port 0 picks a free one), with
- * the connection limits of {@link DidisServerLimits}.
- *
- * @example
- * ```ts
- * import { DidisClient, openFileRegistry, startDidisServer } from "agent-airlock/guard";
- * const running = await startDidisServer({ registry: await openFileRegistry("delegations.json"), port: 0 });
- * const client = new DidisClient({ baseUrl: running.url });
- * await running.close();
- * ```
- */
-export async function startDidisServer(
-  options: StartDidisServerOptions,
-): Promise<RunningDidisServer> {
-  const host = options.host ?? "127.0.0.1";
-  const limits = readServerLimits(options);
-  if (
-    options.tokens === undefined &&
-    !isLoopbackHost(host) &&
-    options.allowUnauthenticated !== true
-  ) {
-    throw new DelegationError(
-      "DIDIS_SERVER_MISCONFIGURED",
-      `refusing to listen on ${host} without authentication: anyone who can reach it could register chains and ask about agents. Give tokens, listen on 127.0.0.1, or set allowUnauthenticated behind an authenticating proxy`,
-    );
-  }
-  const server = createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      // Node checks the two timeouts above only this often (30 s by default), so a
-      // half-open connection would outlive headersTimeout by up to that much.
-      connectionsCheckingInterval: limits.checkIntervalMs,
-    },
-    createDidisHandler(options),
-  );
-  server.maxConnections = limits.maxConnections;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const shown = host.includes(":") ? `[${host}]` : host;
-  return {
-    url: `http://${shown}:${port}`,
-    server,
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await options.registry.close();
-    },
   };
 }

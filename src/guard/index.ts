@@ -39,12 +39,19 @@ export * from "./did/keys.js";
 export * from "./did/resolver.js";
 export * from "./didis-client.js";
 export type { DidisErrorLogger } from "./didis-http.js";
+export {
+  type RunningDidisServer,
+  type StartDidisServerOptions,
+  startDidisServer,
+} from "./didis-listener.js";
+export type { DidisRequestLog, DidisRequestLogger } from "./didis-request-log.js";
 export * from "./didis-server.js";
 export {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_SHUTDOWN_TIMEOUT_MS,
   type DidisServerLimits,
 } from "./didis-server-limits.js";
 export * from "./didis-verifier.js";
@@ -58,6 +65,15 @@ export * from "./local-verifier.js";
 export { pinToolDefinitions, type ToolPins } from "./pin-definitions.js";
 export * from "./registry/file.js";
 export * from "./registry/memory.js";
+export { openPostgresRegistry, PostgresRegistry } from "./registry/postgres.js";
+export {
+  DEFAULT_POSTGRES_CONNECT_TIMEOUT_MS,
+  DEFAULT_POSTGRES_POOL_SIZE,
+  DEFAULT_POSTGRES_QUERY_TIMEOUT_MS,
+  type PostgresConnectionOptions,
+  type PostgresRegistryOptions,
+  type PostgresTlsOptions,
+} from "./registry/postgres-options.js";
 export {
   DEFAULT_MAX_CHAINS_PER_AGENT,
   type DelegationRegistry,

@@ -14,7 +14,14 @@ const promised: Record<string, string[]> = {
   check: ["--url", "--sse", "--from", "--config"],
   proxy: ["--pins", "--url", "--sse", "--audit-log", "--relist-before-each-call"],
   "scan-tools": ["--policy", "--policy-file", "--suppressions", "--output"],
-  "delegate serve": ["--registry", "--host", "--token-file", "--insecure-no-auth"],
+  "delegate serve": [
+    "--registry",
+    "--host",
+    "--token-file",
+    "--insecure-no-auth",
+    "--shutdown-timeout",
+    "postgres://",
+  ],
 };
 
 describe("airlock --help", () => {

@@ -6,7 +6,7 @@ import { DidisError } from "../../src/guard/delegation/errors.js";
 import { generateDelegationKey } from "../../src/guard/did/keys.js";
 import { bearerAuthenticator, isLoopbackHost } from "../../src/guard/didis-auth.js";
 import { DidisClient } from "../../src/guard/didis-client.js";
-import { type RunningDidisServer, startDidisServer } from "../../src/guard/didis-server.js";
+import { type RunningDidisServer, startDidisServer } from "../../src/guard/didis-listener.js";
 import { didisVerifier } from "../../src/guard/didis-verifier.js";
 import { createMemoryRegistry } from "../../src/guard/registry/memory.js";
 import { chainOf } from "./helpers.js";

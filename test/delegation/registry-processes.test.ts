@@ -11,12 +11,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { generateDelegationKey } from "../../src/guard/did/keys.js";
-import { SHARED_REGISTRY_KINDS } from "../helpers/registry-kinds.js";
+import { closeRegistryKinds, SHARED_REGISTRY_KINDS } from "../helpers/registry-kinds.js";
 import { runAirlock, type ServeProcess, startServe, stopAll } from "../helpers/serve-process.js";
 import { oneLinkChains } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "airlock-registry-processes-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await closeRegistryKinds();
+  rmSync(dir, { recursive: true, force: true });
+});
 afterEach(stopAll);
 
 interface Answer {
@@ -61,7 +64,7 @@ describe.each(SHARED_REGISTRY_KINDS)("$name registry shared by real processes", 
   it("no revocation is lost: `delegate revoke` runs while serve registers chains, and the running and a restarted server deny every revoked chain", {
     timeout: 180_000,
   }, async () => {
-    const store = kind.fresh(dir);
+    const store = await kind.fresh(dir);
     const root = generateDelegationKey();
     const victims = await oneLinkChains(root, 8);
     const others = await oneLinkChains(root, 600);
@@ -97,7 +100,7 @@ describe.each(SHARED_REGISTRY_KINDS)("$name registry shared by real processes", 
   it("two serve processes: every `registered: true` is stored, none is 503, and the per-agent limit (64) holds exactly", {
     timeout: 180_000,
   }, async () => {
-    const store = kind.fresh(dir);
+    const store = await kind.fresh(dir);
     const root = generateDelegationKey();
     const chains = await oneLinkChains(root, 150);
     const crowded = await oneLinkChains(root, 80, generateDelegationKey().did);

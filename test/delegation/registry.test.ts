@@ -15,15 +15,22 @@ import { openFileRegistry } from "../../src/guard/registry/file.js";
 import type { RegistryLimits } from "../../src/guard/registry/registry.js";
 import { openSqliteRegistry } from "../../src/guard/registry/sqlite.js";
 import { endedPid, idleProcess } from "../helpers/process.js";
-import { REGISTRY_KINDS, SHARED_REGISTRY_KINDS } from "../helpers/registry-kinds.js";
+import {
+  closeRegistryKinds,
+  REGISTRY_KINDS,
+  SHARED_REGISTRY_KINDS,
+} from "../helpers/registry-kinds.js";
 import { chainOf, NOW, oneLinkChains } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "airlock-registry-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await closeRegistryKinds();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe.each(REGISTRY_KINDS)("$name registry: the contract", (kind) => {
-  const open = (limits?: RegistryLimits) =>
-    kind.fresh(dir).open({ maxChainsPerAgent: 2, ...limits });
+  const open = async (limits?: RegistryLimits) =>
+    (await kind.fresh(dir)).open({ maxChainsPerAgent: 2, ...limits });
 
   it("registers idempotently, lists per agent, unregisters", async () => {
     const registry = await open();
@@ -140,7 +147,7 @@ describe.each(REGISTRY_KINDS)("$name registry: the contract", (kind) => {
 
 describe.each(SHARED_REGISTRY_KINDS)("$name registry: two handles on one store", (kind) => {
   it("a revocation made through one handle is seen by the other's next read and kept by its next write", async () => {
-    const store = kind.fresh(dir);
+    const store = await kind.fresh(dir);
     const server = await store.open();
     const { agent, chain, links } = await chainOf();
     await server.register(chain);
@@ -160,7 +167,7 @@ describe.each(SHARED_REGISTRY_KINDS)("$name registry: two handles on one store",
   });
 
   it("concurrent registrations and revocations through two handles lose nothing, and the per-agent limit holds exactly", async () => {
-    const store = kind.fresh(dir);
+    const store = await kind.fresh(dir);
     const limits = { maxChainsPerAgent: 4 };
     const [a, b] = [await store.open(limits), await store.open(limits)];
     const root = generateDelegationKey();

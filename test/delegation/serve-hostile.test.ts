@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { generateDelegationKey } from "../../src/guard/did/keys.js";
-import { startDidisServer } from "../../src/guard/didis-server.js";
+import { startDidisServer } from "../../src/guard/didis-listener.js";
 import { createMemoryRegistry } from "../../src/guard/registry/memory.js";
 import type { DelegationRegistry } from "../../src/guard/registry/registry.js";
 import { rawExchange, startServe, statusOf, stopAll } from "../helpers/serve-process.js";

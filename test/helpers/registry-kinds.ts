@@ -2,13 +2,23 @@
  * The registry kinds every registry test runs against, as one table: the contract suite
  * (test/delegation/registry.test.ts) and the cross-process suite
  * (test/delegation/registry-processes.test.ts) iterate it. To put a new registry under
- * the same contract, add one entry here.
+ * the same contract, add one entry here. The PostgreSQL kind needs a real server: each
+ * test file that uses it starts one (test/helpers/postgres.ts) and must call
+ * `closeRegistryKinds` in `afterAll`; without the PostgreSQL binaries the kind is left out,
+ * loudly (and CI, which sets AIRLOCK_REQUIRE_POSTGRES=1, fails instead).
  */
 import { join } from "node:path";
 import { openFileRegistry } from "../../src/guard/registry/file.js";
 import { createMemoryRegistry } from "../../src/guard/registry/memory.js";
+import { openPostgresRegistry } from "../../src/guard/registry/postgres.js";
 import type { DelegationRegistry, RegistryLimits } from "../../src/guard/registry/registry.js";
 import { openSqliteRegistry } from "../../src/guard/registry/sqlite.js";
+import {
+  announcePostgresMissing,
+  hasPostgres,
+  sharedPostgres,
+  stopSharedPostgres,
+} from "./postgres.js";
 
 /** One fresh store of a kind. */
 export interface RegistryStore {
@@ -27,7 +37,13 @@ export interface RegistryKind {
    */
   shared: boolean;
   /** A new, empty store; `dir` is a scratch folder the test removes. */
-  fresh(dir: string): RegistryStore;
+  fresh(dir: string): Promise<RegistryStore>;
+}
+
+/** Whether the PostgreSQL kind can run here; says so loudly when it cannot. */
+function postgresKindAvailable(): boolean {
+  if (!hasPostgres) announcePostgresMissing("the postgres registry kind");
+  return hasPostgres;
 }
 
 let serial = 0;
@@ -38,12 +54,12 @@ export const REGISTRY_KINDS: readonly RegistryKind[] = [
   {
     name: "memory",
     shared: false,
-    fresh: () => ({ target: "", open: async (limits) => createMemoryRegistry(limits) }),
+    fresh: async () => ({ target: "", open: async (limits) => createMemoryRegistry(limits) }),
   },
   {
     name: "file",
     shared: true,
-    fresh(dir) {
+    async fresh(dir) {
       const path = unique(dir, ".json");
       return { target: path, open: (limits) => openFileRegistry(path, limits) };
     },
@@ -51,12 +67,34 @@ export const REGISTRY_KINDS: readonly RegistryKind[] = [
   {
     name: "sqlite",
     shared: true,
-    fresh(dir) {
+    async fresh(dir) {
       const path = unique(dir, ".db");
       return { target: path, open: (limits) => openSqliteRegistry(path, limits) };
     },
   },
+  ...(postgresKindAvailable()
+    ? [
+        {
+          name: "postgres",
+          shared: true,
+          // A new database on this file's server: the target is its URL, as
+          // `delegate serve --registry` takes it.
+          async fresh() {
+            const url = await (await sharedPostgres()).createDatabase();
+            return {
+              target: url,
+              open: (limits?: RegistryLimits) => openPostgresRegistry(url, limits),
+            };
+          },
+        },
+      ]
+    : []),
 ];
+
+/** Stop what the kinds started (the PostgreSQL server of this file); call in `afterAll`. */
+export async function closeRegistryKinds(): Promise<void> {
+  await stopSharedPostgres();
+}
 
 /** The kinds several processes may share. */
 export const SHARED_REGISTRY_KINDS = REGISTRY_KINDS.filter((kind) => kind.shared);

@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const files = ["src/scan", "src/scan/rules", "src/scan/poisoning"].flatMap((dir) =>
-  readdirSync(dir)
-    .filter((f) => f.endsWith(".ts"))
-    .map((f) => join(dir, f)),
-);
+/** Every module under src/scan, at any depth (the detector's engine, lexicons and signals included). */
+const files = (readdirSync("src/scan", { recursive: true }) as string[])
+  .filter((f) => f.endsWith(".ts"))
+  .map((f) => join("src/scan", f))
+  .sort();
 
 function examples(): { file: string; code: string }[] {
   const out: { file: string; code: string }[] = [];
@@ -66,7 +66,7 @@ describe("TSDoc examples in src/scan", () => {
       const body = assertify(code)
         .replaceAll('"agent-airlock/scan"', JSON.stringify(index))
         .replace(
-          /(from\s+|import\()"\.\/([\w-]+)\.js"/g,
+          /(from\s+|import\()"(\.\.?\/[\w/.-]+)\.js"/g,
           (_, lead: string, name: string) =>
             `${lead}${JSON.stringify(resolve(dirname(file), `${name}.ts`))}`,
         );

@@ -1,7 +1,6 @@
 import { chmod, open, readFile, stat, writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import type { DelegationVerification } from "../../guard/delegation/verify.js";
-import type { DelegationRegistry } from "../../guard/registry/registry.js";
 import {
   type OutputFormat,
   type Palette,
@@ -10,6 +9,9 @@ import {
   printable,
   writeJson,
 } from "../output.js";
+import { parseCount, readPrivateFile, UsageError } from "./delegate-input.js";
+import { openRegistry, showRegistry } from "./delegate-registry.js";
+import { type ServeFlags, serve } from "./delegate-serve.js";
 
 /**
  * `airlock delegate keygen | issue | verify | revoke | serve`. The guard modules are
@@ -75,7 +77,10 @@ export function registerDelegate(program: Command): void {
     .option("--now <time>", "judge at this time: epoch seconds or ISO 8601 (default now)")
     .option("--skew <seconds>", "clock skew tolerated on link windows", "60")
     .option("--max-length <n>", "most links accepted", "10")
-    .option("--registry <path>", "honour the revocations of this registry (.json, .db, .sqlite)")
+    .option(
+      "--registry <target>",
+      "honour the revocations of this registry (.json, .db, .sqlite, postgres://...)",
+    )
     .option("--output <format>", "text | json", "text")
     .action(async (chainPath: string, flags: VerifyFlags) => {
       process.exitCode = await run("verify", flags.output, (format) =>
@@ -87,7 +92,7 @@ export function registerDelegate(program: Command): void {
     .command("revoke")
     .description("Revoke a link id (jti) in a registry: every chain containing it stops verifying")
     .argument("<jti>", "the link id to revoke")
-    .requiredOption("--registry <path>", "the registry (.json, .db, .sqlite)")
+    .requiredOption("--registry <target>", "the registry (.json, .db, .sqlite, postgres://...)")
     .option("--output <format>", "text | json", "text")
     .action(async (jti: string, flags: { registry: string; output: string }) => {
       process.exitCode = await run("revoke", flags.output, (format) => revoke(jti, flags, format));
@@ -99,8 +104,8 @@ export function registerDelegate(program: Command): void {
       "Run a DID.is-compatible verification service on the local verifier and a persistent registry",
     )
     .requiredOption(
-      "--registry <path>",
-      "registry file: .json (atomic JSON file) or .db/.sqlite (SQLite)",
+      "--registry <target>",
+      "registry: .json (atomic JSON file), .db/.sqlite (SQLite) or postgres://... (PostgreSQL, shared by several instances)",
     )
     .option(
       "--host <host>",
@@ -119,6 +124,11 @@ export function registerDelegate(program: Command): void {
     .option(
       "--trusted-root <did...>",
       "only accept these roots (default: the root each question names)",
+    )
+    .option(
+      "--shutdown-timeout <seconds>",
+      "on SIGTERM/SIGINT, how long to finish the requests in flight",
+      "10",
     )
     .option("--output <format>", "text | json (the listening URL)", "text")
     .action(async (flags: ServeFlags) => {
@@ -149,19 +159,6 @@ interface VerifyFlags {
   registry?: string;
   output: string;
 }
-
-interface ServeFlags {
-  registry: string;
-  host: string;
-  port: string;
-  trustedRoot?: string[];
-  tokenFile?: string;
-  insecureNoAuth?: boolean;
-  output: string;
-}
-
-/** A usage or input problem: exit 2 with a message. */
-class UsageError extends Error {}
 
 async function run(
   name: string,
@@ -204,33 +201,6 @@ function parseTime(text: string, flag: string): number {
     throw new UsageError(`${flag} ${JSON.stringify(text)}: use epoch seconds or ISO 8601`);
   }
   return Math.floor(ms / 1000);
-}
-
-function parseCount(text: string, flag: string, max: number): number {
-  if (!/^\d{1,6}$/.test(text)) throw new UsageError(`${flag} must be a whole number`);
-  const n = Number(text);
-  if (n > max) throw new UsageError(`${flag} must be at most ${max}`);
-  return n;
-}
-
-/**
- * The text of a secret file (`what` names it in messages): refused unless only its owner
- * can read it, and when it is larger than `maxBytes`.
- */
-async function readPrivateFile(path: string, what: string, maxBytes: number): Promise<string> {
-  let info: Awaited<ReturnType<typeof stat>>;
-  try {
-    info = await stat(path);
-  } catch (err) {
-    throw new UsageError(`cannot read ${what} ${path}: ${(err as Error).message}`);
-  }
-  if (process.platform !== "win32" && (info.mode & 0o077) !== 0) {
-    throw new UsageError(
-      `${what} ${path} is readable by others (mode ${(info.mode & 0o777).toString(8)}); run chmod 600 ${path}`,
-    );
-  }
-  if (info.size > maxBytes) throw new UsageError(`${what} ${path} is too large`);
-  return readFile(path, "utf8");
 }
 
 async function readKey(path: string) {
@@ -280,15 +250,6 @@ async function readChainFile(path: string): Promise<unknown> {
     return (data as { chain: unknown }).chain;
   }
   throw new UsageError(`chain ${path}: expected {"chain": [...]} or a JSON array of links`);
-}
-
-async function openRegistry(path: string): Promise<DelegationRegistry> {
-  if (/\.(db|sqlite3?)$/i.test(path)) {
-    const { openSqliteRegistry } = await import("../../guard/registry/sqlite.js");
-    return openSqliteRegistry(path);
-  }
-  const { openFileRegistry } = await import("../../guard/registry/file.js");
-  return openFileRegistry(path);
 }
 
 async function keygen(
@@ -481,57 +442,8 @@ async function revoke(
   } finally {
     await registry.close();
   }
-  if (format === "json") writeJson({ ok: true, revoked: jti, registry: flags.registry });
-  else process.stdout.write(`revoked ${printable(jti)} in ${flags.registry}\n`);
-  return 0;
-}
-
-/** Most bytes read from a token file. */
-const MAX_TOKEN_FILE_BYTES = 64 * 1024;
-
-/** The bearer tokens of a token file: one per non-empty line; the file private like a key. */
-async function readTokenFile(path: string): Promise<string[]> {
-  const tokens = (await readPrivateFile(path, "token file", MAX_TOKEN_FILE_BYTES))
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line !== "");
-  if (tokens.length === 0) throw new UsageError(`token file ${path} holds no token`);
-  return tokens;
-}
-
-async function serve(flags: ServeFlags, format: OutputFormat): Promise<number> {
-  const { startDidisServer } = await import("../../guard/didis-server.js");
-  const { DelegationError } = await import("../../guard/delegation/errors.js");
-  const port = parseCount(flags.port, "--port", 65535);
-  const tokens = flags.tokenFile === undefined ? undefined : await readTokenFile(flags.tokenFile);
-  const registry = await openRegistry(flags.registry);
-  const running = await startDidisServer({
-    registry,
-    host: flags.host,
-    port,
-    ...(flags.trustedRoot !== undefined && { trustedRoots: flags.trustedRoot }),
-    ...(tokens !== undefined && { tokens }),
-    ...(flags.insecureNoAuth === true && { allowUnauthenticated: true }),
-  }).catch(async (err) => {
-    await registry.close();
-    if (err instanceof DelegationError && err.code === "DIDIS_SERVER_MISCONFIGURED") {
-      throw new UsageError(
-        `refusing to listen on ${flags.host} without authentication: anyone who can reach it could register chains and ask about agents. Pass --token-file, keep --host 127.0.0.1, or add --insecure-no-auth behind an authenticating proxy`,
-      );
-    }
-    throw new UsageError(`cannot listen on ${flags.host}:${port}: ${(err as Error).message}`);
-  });
-  if (format === "json") writeJson({ ok: true, url: running.url, registry: flags.registry });
-  else process.stdout.write(`${running.url}\n`);
-  process.stderr.write(`airlock: serving delegation checks at ${running.url} (Ctrl-C to stop)\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      running.close().then(resolve, resolve);
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
+  const shown = showRegistry(flags.registry);
+  if (format === "json") writeJson({ ok: true, revoked: jti, registry: shown });
+  else process.stdout.write(`revoked ${printable(jti)} in ${shown}\n`);
   return 0;
 }

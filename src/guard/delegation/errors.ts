@@ -72,14 +72,23 @@ export type DelegationErrorCode =
   | "REGISTRY_IO"
   /** A registry limit was reached (chains per agent). */
   | "REGISTRY_FULL"
-  /** The SQLite registry needs `better-sqlite3`, which is not installed. */
+  /**
+   * The registry's store cannot be used: its driver (`better-sqlite3`, `pg`) is not
+   * installed, or its database cannot be reached (connection refused or lost, no
+   * connection within the timeout, a server shutting down). Every question is refused.
+   */
   | "REGISTRY_UNAVAILABLE"
   /**
    * Another process held the registry (its lock file, or SQLite's write lock) for longer
-   * than the registry waits; nothing was changed. Retry, or see which process holds it.
+   * than the registry waits, or a PostgreSQL statement timed out or kept failing to
+   * serialize; nothing was changed. Retry, or see which process holds it.
    */
   | "REGISTRY_BUSY"
-  /** A registry was given an unusable option (a lock or busy timeout out of range). */
+  /**
+   * A registry was given an unusable option (a timeout or pool size out of range, a bad
+   * connection), or its database refused it (login, database name, privileges, a schema
+   * behind this release with `migrate: false`).
+   */
   | "REGISTRY_MISCONFIGURED"
   /** The DID.is service could not be reached (network failure or abort). */
   | "DIDIS_UNAVAILABLE"

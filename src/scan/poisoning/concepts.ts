@@ -92,6 +92,8 @@ export const CONCEPTS = {
   OTHERNESS: "a determiner of other things: other, another, any, every, competing, built-in",
   SOURCE: "where data is found: from the conversation, visible to you, on disk, you have seen",
   MODIFIER_AFTER: "a word that makes the noun before it a property, not the data: id, name, count",
+  MODIFIER_BEFORE:
+    "a word that makes the noun after it a handle, not the data: page token, max tokens",
   EXAMPLE: "an example follows: e.g., for example, such as, like",
   DEFENSIVE: "defending against an act: detect, flag, block, prevent, scan for, redact",
   // Found by shape, in any language (lexicon/neutral.ts).

@@ -143,12 +143,26 @@ function isSpaceCodePoint(cp: number): boolean {
 }
 
 /**
- * Marks dropped from the matching form: accents and other diacritics of Latin, Greek and
+ * Marks dropped from the matching form (code point ranges): accents and other diacritics of Latin, Greek and
  * Cyrillic, stacked marks ("zalgo" text) and Arabic vowel marks. The vowel signs and
  * viramas of Indic scripts and Thai are letters of their words and stay.
  */
-const COMBINING_MARK =
-  /^[\u0300-\u036f\u0483-\u0489\u064b-\u065f\u0670\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]$/u;
+const DROPPED_MARKS: readonly (readonly [number, number])[] = [
+  [0x0300, 0x036f],
+  [0x0483, 0x0489],
+  [0x064b, 0x065f],
+  [0x0670, 0x0670],
+  [0x1ab0, 0x1aff],
+  [0x1dc0, 0x1dff],
+  [0x20d0, 0x20ff],
+  [0xfe20, 0xfe2f],
+];
+
+function isDroppedMark(ch: string): boolean {
+  if (ch.length !== 1) return false;
+  const c = ch.charCodeAt(0);
+  return DROPPED_MARKS.some(([lo, hi]) => c >= lo && c <= hi);
+}
 
 /** UTF-16 code units decode natively on little-endian hosts (lone surrogates are already U+FFFD). */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -202,7 +216,7 @@ class Builder {
 function foldCodePoint(cp: number): string {
   let folded = "";
   for (const ch of String.fromCodePoint(cp).normalize("NFKC")) {
-    if (!COMBINING_MARK.test(ch)) folded += foldConfusable(ch);
+    if (!isDroppedMark(ch)) folded += foldConfusable(ch);
   }
   return folded;
 }

@@ -18,7 +18,8 @@ const JOB_SIGNALS = new Set<RawHit["signal"]>(["exfiltration", "hidden-side-effe
 const FAILURE =
   /\bsilently\s(?:fails?|failing|ignored?|ignores|skip(?:s|ped)?|drops?|returns?|succeeds?|exits?|no-?ops?|does nothing)\b/i;
 /** Words that say a text is about a parameter: what a side channel needs in a description. */
-const PARAMETER_WORDS = /\b(?:parameter|param|argument|field|property|input)s?\b/i;
+const PARAMETER_WORDS =
+  /\b(?:parameter|param|argument|field|property|input|body|header|query|payload)s?\b|\bhere\b/i;
 
 function linkSpans(text: string): [number, number][] {
   if (!text.includes("://")) return [];

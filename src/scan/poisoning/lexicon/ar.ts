@@ -2665,6 +2665,7 @@ export const AR: Lexicon = {
     "من سياقك",
     "في سياقك",
   ],
+  MODIFIER_BEFORE: [],
   MODIFIER_AFTER: [],
   EXAMPLE: ["مثلا", "مثل", "على سبيل المثال", "كمثال", "أي أن", "أمثلة", "مثال", "من قبيل"],
   AUDIENCE: [

@@ -2603,6 +2603,7 @@ export const DE: Lexicon = {
     "aus deinem kontext",
     "in deinem kontext",
   ],
+  MODIFIER_BEFORE: [],
   MODIFIER_AFTER: [
     "id",
     "ids",

@@ -2968,6 +2968,7 @@ export const ES: Lexicon = {
     "a lo que puedes acceder",
     "disponible en tu contexto",
   ],
+  MODIFIER_BEFORE: [],
   MODIFIER_AFTER: [],
   EXAMPLE: [
     "p ej",

@@ -2677,6 +2677,7 @@ export const FR: Lexicon = {
     "en contexte",
     "auxquels tu peux accéder",
   ],
+  MODIFIER_BEFORE: [],
   MODIFIER_AFTER: [],
   EXAMPLE: [
     "par ex",

@@ -3006,6 +3006,7 @@ export const HI: Lexicon = {
     "लोकल",
     "स्थानीय",
   ],
+  MODIFIER_BEFORE: [],
   MODIFIER_AFTER: [
     "आईडी",
     "नाम",

@@ -45,7 +45,7 @@ export const FUNCTION_WORDS: Readonly<Record<string, readonly string[]>> = {
  * the first sentence of a description, which states the tool's job, reads as a description.
  */
 export const DESCRIPTIVE_FORMS: Readonly<Record<string, RegExp>> = {
-  en: /(?:[^s]s|ed|ing)$/,
+  en: /(?:[^s]s|ed|ing)$|^(?:shown|told|seen|known|given|done|sent|written|hidden|kept|left|made|said|heard|brought|taught|forgotten|gotten|taken|shared|stored)$/,
   de: /[^s]t$|te$|ten$/,
   ru: /(?:ет|ит|ут|ют|ат|ят)(?:ся|сь)?$|(?:ал|ил|ел|ла|ло|ли)(?:сь)?$/,
   ar: /^[وفس]?ي/,

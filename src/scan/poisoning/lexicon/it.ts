@@ -2414,6 +2414,7 @@ export const IT: Lexicon = {
     "nel contesto",
     "a cui puoi accedere",
   ],
+  MODIFIER_BEFORE: [],
   MODIFIER_AFTER: [],
   EXAMPLE: [
     "ad es",

@@ -2172,6 +2172,7 @@ export const JA: Lexicon = {
     "ローカル",
     "手元の",
   ],
+  MODIFIER_BEFORE: [],
   MODIFIER_AFTER: [
     "名前",
     "件数",

@@ -2133,6 +2133,7 @@ export const KO: Lexicon = {
     "환경에서",
     "환경의",
   ],
+  MODIFIER_BEFORE: [],
   MODIFIER_AFTER: [
     "이름",
     "아이디",

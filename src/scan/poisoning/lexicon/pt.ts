@@ -2584,6 +2584,7 @@ export const PT: Lexicon = {
     "a que você pode aceder",
     "a que pode acessar",
   ],
+  MODIFIER_BEFORE: [],
   MODIFIER_AFTER: [],
   EXAMPLE: [
     "p ex",

@@ -2430,6 +2430,7 @@ export const RU: Lexicon = {
     "в вашем контексте",
     "к которым ты можешь получить доступ",
   ],
+  MODIFIER_BEFORE: [],
   MODIFIER_AFTER: [
     "id",
     "ид",

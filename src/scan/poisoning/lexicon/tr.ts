@@ -2385,6 +2385,7 @@ export const TR: Lexicon = {
     "bağlamında",
     "bağlamınızda",
   ],
+  MODIFIER_BEFORE: [],
   MODIFIER_AFTER: [
     "adı",
     "adları",

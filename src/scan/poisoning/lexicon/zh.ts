@@ -3899,6 +3899,7 @@ export const ZH: Lexicon = {
     "本地",
     "上下文中",
   ],
+  MODIFIER_BEFORE: [],
   MODIFIER_AFTER: [
     "名称",
     "名稱",

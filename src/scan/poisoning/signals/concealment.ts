@@ -9,10 +9,13 @@ export const CONCEALMENT: SignalDeclaration = {
   rules: [
     // The model does not tell the user (a user who speaks, "the user did not mention", is
     // no audience: the tagger drops it).
+    // An order not to tell ("never tell the user", "should not be told").
     {
-      all: ["TELL-", "USER|AUDIENCE|ACT_REF"],
+      all: ["TELL-!", "USER|AUDIENCE|ACT_REF"],
       none: ["SECRET", "DEFENSIVE", "ON_REQUEST+", "PRESENTATION"],
     },
+    // A statement that an act of the tool goes untold ("the fee never appears in the totals").
+    { all: ["TELL-", "ACT_REF"], none: ["SECRET", "DEFENSIVE", "ON_REQUEST+", "PRESENTATION"] },
     { all: ["TELL_ONLY", "AUDIENCE|USER"], none: ["ON_REQUEST+"] },
     // "the user does not need to know", "not something the user needs to hear about".
     {
@@ -36,5 +39,6 @@ export const CONCEALMENT: SignalDeclaration = {
     "The private key is never shown to the user.",
     "Returns the value masked unless the user asks to reveal it.",
     "Don't bother telling the user the IDs or creation dates unless they ask for them.",
+    "Marks the notification as read. Never shown again to the user.",
   ],
 };

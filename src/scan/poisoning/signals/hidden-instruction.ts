@@ -19,8 +19,8 @@ export const HIDDEN_INSTRUCTION: SignalDeclaration = {
     // A default or enum value is data; one that gives orders is a hidden instruction.
     {
       all: [
-        "TRANSFER!|READ!|DESTROY!|OBEY!|GRANT!|CALL!|OVERRIDE!|CONCEAL|DONT_TELL|TELL-",
-        "MODEL|ROLE_LABEL|DIRECTIVE|TRIGGER|CONDITION|ALSO|OTHER_TOOL|TOOL_REF|SECRET|SECRET_PATH|DESTINATION|SCOPE_ALL|USER",
+        "TRANSFER!|READ!|DESTROY!|OBEY!|GRANT!|CALL!|OVERRIDE!|CONCEAL|DONT_TELL|TELL-!",
+        "ROLE_LABEL|TRIGGER|ALSO|OTHER_TOOL|TOOL_REF|SECRET_PATH|DESTINATION",
       ],
       sites: ["schema-default", "schema-enum"],
       scope: "text",
