@@ -207,14 +207,20 @@ describe("client configs", () => {
 
   it("writes a backup before replacing the file", async () => {
     const dir = mkdtempSync(join(tmpdir(), "airlock-config-"));
-    const path = join(dir, ".mcp.json");
-    writeFileSync(path, '{ "mcpServers": {} }\n');
-    const backup = await writeConfigWithBackup(path, { mcpServers: { a: { command: "x" } } });
-    expect(backup).toBe(`${path}.airlock-backup`);
-    expect(readFileSync(backup, "utf8")).toBe('{ "mcpServers": {} }\n');
-    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ mcpServers: { a: { command: "x" } } });
-    const second = await writeConfigWithBackup(path, { mcpServers: {} });
-    expect(second).toBe(`${path}.airlock-backup-1`);
+    try {
+      const path = join(dir, ".mcp.json");
+      writeFileSync(path, '{ "mcpServers": {} }\n');
+      const backup = await writeConfigWithBackup(path, { mcpServers: { a: { command: "x" } } });
+      expect(backup).toBe(`${path}.airlock-backup`);
+      expect(readFileSync(backup, "utf8")).toBe('{ "mcpServers": {} }\n');
+      expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({
+        mcpServers: { a: { command: "x" } },
+      });
+      const second = await writeConfigWithBackup(path, { mcpServers: {} });
+      expect(second).toBe(`${path}.airlock-backup-1`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("writes a linked config through its link, keeping the target's mode (the shared atomic write)", async () => {
