@@ -1,26 +1,13 @@
+/**
+ * Capability inference: what a tool can do (`fs.read`, `net.outbound`, `exec.command`,
+ * ...) from an explicit `capabilities` list, its MCP annotations and what its name and
+ * arguments say (name-evidence.ts). Policies grant or deny these names (SCAN006, SCAN007),
+ * SCAN003 and SCAN011 read the access, and flow labels (flows/) start from them.
+ */
 import type { ToolDefinition } from "../pins/types.js";
-import { splitWords } from "./tokens.js";
+import { type AccessEvidence, readNameEvidence } from "./name-evidence.js";
 import type { InferredCapability } from "./types.js";
-import {
-  ACCESS_RANK,
-  type Access,
-  AMBIGUOUS_VERBS,
-  DB_ARGUMENTS,
-  DB_TOKENS,
-  DELETE_VERBS,
-  EXEC_ARGUMENTS,
-  EXEC_TOKENS,
-  FILE_TOKENS,
-  MESSAGE_TOKENS,
-  NETWORK_ARGUMENTS,
-  NETWORK_TOKENS,
-  READ_VERBS,
-  RUN_VERBS,
-  SECRET_BIGRAMS,
-  SECRET_TOKENS,
-  SOCKET_TOKENS,
-  WRITE_VERBS,
-} from "./vocabulary.js";
+import { ACCESS_RANK, type Access } from "./vocabulary.js";
 
 /**
  * The capability vocabulary. Policies grant these names (or globs over them).
@@ -55,15 +42,18 @@ export interface CapabilityProfile {
   capabilities: InferredCapability[];
   /** The strongest access, from the chosen source; null when nothing said. */
   access: Access | null;
-  /** Access the name and arguments alone suggest (SCAN011 compares annotations with it). */
-  evidenceAccess: { access: Access; evidence: string } | null;
+  /**
+   * Access the firm evidence of the name and arguments shows (SCAN011 compares annotations
+   * with it); weak cues (a run verb, a noun-verb in the last place, `remove`) are left out.
+   */
+  evidenceAccess: AccessEvidence | null;
+  /** The name token that says the tool reaches the open network (SCAN011), or null. */
+  openWorldEvidence: string | null;
   /** True when the tool mutates: write, delete or exec access, or `destructiveHint: true`. */
   mutating: boolean;
   /** True when annotations say additive-only (`readOnlyHint: false`, `destructiveHint: false`). */
   additiveOnly: boolean;
 }
-
-type Domain = "fs" | "db" | "net" | "socket" | "exec" | "secrets" | "message";
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -94,10 +84,9 @@ export function inferCapabilities(
   const destructive = annotations.destructiveHint;
   const openWorld = annotations.openWorldHint;
 
-  const tokens = splitWords(typeof tool.name === "string" ? tool.name : "");
-  const evidence = nameEvidence(tokens, argumentNames(tool.inputSchema));
-  const nameAccess =
-    evidence.access === null ? null : { access: evidence.access, evidence: evidence.why };
+  const evidence = readNameEvidence(tool);
+  const named = evidence.access.value;
+  const nameAccess = evidence.firm.value;
 
   const explicit = Array.isArray(tool.capabilities)
     ? tool.capabilities.filter((c): c is string => typeof c === "string" && c !== "")
@@ -113,6 +102,7 @@ export function inferCapabilities(
       capabilities: caps,
       access,
       evidenceAccess: nameAccess,
+      openWorldEvidence: evidence.openWorld,
       mutating: access !== null && access !== "read",
       additiveOnly: false,
     };
@@ -134,14 +124,14 @@ export function inferCapabilities(
 
   // Only `readOnlyHint: true` narrows (and only when the policy lets annotations narrow);
   // otherwise the stronger of annotation and name evidence wins.
-  let access: Access | null = evidence.access;
-  let chosenWhy = evidence.why;
+  let access: Access | null = named?.access ?? null;
+  let chosenWhy = named?.evidence ?? "";
   let chosenSource: "annotation" | "name" = "name";
   if (
     annotated !== null &&
-    (evidence.access === null ||
+    (named === null ||
       (narrow && annotated === "read") ||
-      ACCESS_RANK[annotated] > ACCESS_RANK[evidence.access])
+      ACCESS_RANK[annotated] > ACCESS_RANK[named.access])
   ) {
     access = annotated;
     chosenWhy = annotatedWhy;
@@ -149,7 +139,7 @@ export function inferCapabilities(
   }
 
   const caps: InferredCapability[] = [];
-  for (const { domain, why, source } of evidence.domains) {
+  for (const { domain, why, source, weak } of evidence.domains) {
     switch (domain) {
       case "fs":
         addCapability(caps, FS_CAPABILITY[access ?? "write"], source, why);
@@ -167,7 +157,8 @@ export function inferCapabilities(
         addCapability(caps, "net.socket", source, why);
         break;
       case "exec":
-        addCapability(caps, "exec.command", source, why);
+        // A lone run verb under a readOnlyHint that narrowed it (`run_audit`) runs nothing.
+        if (!(weak && access === "read")) addCapability(caps, "exec.command", source, why);
         break;
       case "secrets":
         addCapability(caps, "secrets.read", source, why);
@@ -177,6 +168,12 @@ export function inferCapabilities(
   if (access === "exec" && evidence.domains.length === 0)
     addCapability(caps, "exec.command", chosenSource, chosenWhy);
   if (openWorld === true) addCapability(caps, "net.outbound", "annotation", "openWorldHint: true");
+  // A write the domains cannot carry (`net.outbound` has no write form: a browser click
+  // annotated destructiveHint: true) is kept as a state change, so no policy reads it as
+  // a read.
+  if (access !== null && access !== "read" && !caps.some((c) => WRITING.has(c.capability))) {
+    addCapability(caps, STATE_CAPABILITY[access], chosenSource, chosenWhy);
+  }
   if (caps.length === 0 && access !== null) {
     addCapability(caps, STATE_CAPABILITY[access], chosenSource, chosenWhy);
   }
@@ -186,17 +183,18 @@ export function inferCapabilities(
     capabilities: caps,
     access,
     evidenceAccess: nameAccess,
+    openWorldEvidence: evidence.openWorld,
     // Fail closed: a tool is mutating when any evidence says so, even if an annotation
     // narrowed its capabilities (SCAN011 reports the contradiction separately).
     mutating:
       (access !== null && access !== "read") ||
-      (evidence.access !== null && evidence.access !== "read") ||
+      (named !== null && named.access !== "read") ||
       destructive === true,
     additiveOnly:
       readOnly === false &&
       destructive === false &&
       access !== "exec" &&
-      (evidence.access === null || ACCESS_RANK[evidence.access] <= ACCESS_RANK.write),
+      (named === null || ACCESS_RANK[named.access] <= ACCESS_RANK.write),
   };
 }
 
@@ -215,6 +213,17 @@ const STATE_CAPABILITY: Readonly<Record<Access, string>> = {
   exec: "state.write",
 };
 
+/** Capabilities that change something: a write access needs one of them. */
+const WRITING: ReadonlySet<string> = new Set([
+  "fs.write",
+  "fs.delete",
+  "db.write",
+  "message.send",
+  "state.write",
+  "state.delete",
+  "exec.command",
+]);
+
 /** Add a capability once, with its first reason. */
 function addCapability(
   caps: InferredCapability[],
@@ -224,151 +233,6 @@ function addCapability(
 ): void {
   for (const c of caps) if (c.capability === capability) return;
   caps.push({ capability, source, evidence: why });
-}
-
-// A word's roles in the vocabulary as bits, so each token costs one lookup instead of
-// one per list. BIGRAM_HEAD marks the first word of a SECRET_BIGRAMS entry.
-const READ = 1;
-const WRITE = 2;
-const DELETE = 4;
-const EXEC = 8;
-const RUN = 16;
-const FILE = 32;
-const NET = 64;
-const SOCKET = 128;
-const DB = 256;
-const SECRET = 512;
-const MESSAGE = 1024;
-const AMBIGUOUS = 2048;
-const BIGRAM_HEAD = 4096;
-/** Every list but the ambiguity marker: a token with none of these cannot change the outcome. */
-const KNOWN = READ | WRITE | DELETE | EXEC | RUN | FILE | NET | SOCKET | DB | SECRET | MESSAGE;
-const VERB = READ | WRITE | DELETE | RUN;
-
-function flagTable(entries: [ReadonlySet<string>, number][]): ReadonlyMap<string, number> {
-  const table = new Map<string, number>();
-  for (const [words, bit] of entries)
-    for (const w of words) table.set(w, (table.get(w) ?? 0) | bit);
-  return table;
-}
-
-const WORD_FLAGS = flagTable([
-  [READ_VERBS, READ],
-  [WRITE_VERBS, WRITE],
-  [DELETE_VERBS, DELETE],
-  [EXEC_TOKENS, EXEC],
-  [RUN_VERBS, RUN],
-  [FILE_TOKENS, FILE],
-  [NETWORK_TOKENS, NET],
-  [SOCKET_TOKENS, SOCKET],
-  [DB_TOKENS, DB],
-  [SECRET_TOKENS, SECRET],
-  [MESSAGE_TOKENS, MESSAGE],
-  [AMBIGUOUS_VERBS, AMBIGUOUS],
-  [new Set([...SECRET_BIGRAMS].map((b) => b.slice(0, b.indexOf(" ")))), BIGRAM_HEAD],
-]);
-
-const ARGUMENT_FLAGS = flagTable([
-  [EXEC_ARGUMENTS, EXEC],
-  [NETWORK_ARGUMENTS, NET],
-  [DB_ARGUMENTS, DB],
-]);
-
-/** What the name and arguments say: the strongest access, and each domain with its first reason. */
-class NameEvidence {
-  /** Null when nothing said; `why` is the first reason given for it. */
-  access: Access | null = null;
-  why = "";
-  /** Each domain named, in the order first named, with its first reason. */
-  domains: { domain: Domain; why: string; source: "name" | "argument" }[] = [];
-
-  /** Raise the access to `a` when that is stronger (the first reason of a rank wins). */
-  raise(a: Access, why: string): void {
-    if (this.access === null || ACCESS_RANK[a] > ACCESS_RANK[this.access]) {
-      this.access = a;
-      this.why = why;
-    }
-  }
-
-  /** Would `raise(a, ...)` change anything? Lets callers build the reason only when it will. */
-  raises(a: Access): boolean {
-    return this.access === null || ACCESS_RANK[a] > ACCESS_RANK[this.access];
-  }
-
-  has(d: Domain): boolean {
-    for (const e of this.domains) if (e.domain === d) return true;
-    return false;
-  }
-
-  /** Record a domain with its first reason. */
-  domain(d: Domain, why: string, source: "name" | "argument"): void {
-    if (!this.has(d)) this.domains.push({ domain: d, why, source });
-  }
-}
-
-const tokenWhy = (t: string) => `name token "${t}"`;
-
-function nameEvidence(tokens: readonly string[], args: string[]): NameEvidence {
-  const evidence = new NameEvidence();
-  let run: string | null = null;
-  const n = tokens.length;
-  let firstIsVerb = false;
-  for (let i = 0; i < n; i++) {
-    const t = tokens[i]!;
-    const f = WORD_FLAGS.get(t);
-    if (i === 0) firstIsVerb = f !== undefined && (f & VERB) !== 0;
-    if (f === undefined) continue;
-    if ((f & BIGRAM_HEAD) !== 0 && i + 1 < n) {
-      const pair = `${t} ${tokens[i + 1]!}`;
-      if (SECRET_BIGRAMS.has(pair)) evidence.domain("secrets", `name tokens "${pair}"`, "name");
-    }
-    if ((f & KNOWN) === 0) continue;
-    const verbPosition = (f & AMBIGUOUS) === 0 || i === 0 || (i === n - 1 && !firstIsVerb);
-    if (verbPosition) {
-      if ((f & READ) !== 0 && evidence.raises("read")) evidence.raise("read", tokenWhy(t));
-      if ((f & WRITE) !== 0 && evidence.raises("write")) evidence.raise("write", tokenWhy(t));
-      if ((f & DELETE) !== 0 && evidence.raises("delete")) evidence.raise("delete", tokenWhy(t));
-    }
-    if ((f & EXEC) !== 0) {
-      if (evidence.raises("exec")) evidence.raise("exec", tokenWhy(t));
-      if (!evidence.has("exec")) evidence.domain("exec", tokenWhy(t), "name");
-    }
-    if ((f & RUN) !== 0) run = t;
-    if ((f & FILE) !== 0 && !evidence.has("fs")) evidence.domain("fs", tokenWhy(t), "name");
-    if ((f & NET) !== 0 && !evidence.has("net")) evidence.domain("net", tokenWhy(t), "name");
-    if ((f & SOCKET) !== 0 && !evidence.has("socket"))
-      evidence.domain("socket", tokenWhy(t), "name");
-    if ((f & DB) !== 0 && !evidence.has("db")) evidence.domain("db", tokenWhy(t), "name");
-    if ((f & SECRET) !== 0 && !evidence.has("secrets"))
-      evidence.domain("secrets", tokenWhy(t), "name");
-    if ((f & MESSAGE) !== 0 && !evidence.has("message"))
-      evidence.domain("message", tokenWhy(t), "name");
-  }
-  for (const arg of args) {
-    const f = ARGUMENT_FLAGS.get(arg.toLowerCase());
-    if (f === undefined) continue;
-    const why = `argument "${arg}"`;
-    if ((f & EXEC) !== 0) {
-      evidence.raise("exec", why);
-      evidence.domain("exec", why, "argument");
-    }
-    if ((f & NET) !== 0) evidence.domain("net", why, "argument");
-    if ((f & DB) !== 0) evidence.domain("db", why, "argument");
-  }
-  if (run !== null) {
-    const why = tokenWhy(run);
-    if (evidence.domains.length === 0 && evidence.access === null) {
-      evidence.raise("exec", why);
-      evidence.domain("exec", why, "name");
-    } else evidence.raise("write", why);
-  }
-  return evidence;
-}
-
-function argumentNames(schema: unknown): string[] {
-  if (!isObject(schema)) return [];
-  const props = schema.properties;
-  return isObject(props) ? Object.keys(props) : [];
 }
 
 function accessOfCapabilities(caps: string[]): Access | null {

@@ -87,3 +87,24 @@ export class ScanSuppressionsError extends AirlockError {
     super("SCAN_SUPPRESSIONS_INVALID", message, options);
   }
 }
+
+/**
+ * An option of `scanTools` or `detectToxicFlows` is out of range (code
+ * `SCAN_OPTIONS_INVALID`); the message names the option and the allowed range.
+ *
+ * @example
+ * ```ts
+ * import { ScanOptionsError, scanTools } from "agent-airlock/scan";
+ * try {
+ *   scanTools([], undefined, { flows: { maxLegTools: 0 } });
+ * } catch (err) {
+ *   if (err instanceof ScanOptionsError) console.log(err.code); // "SCAN_OPTIONS_INVALID"
+ * }
+ * ```
+ */
+export class ScanOptionsError extends AirlockError {
+  declare readonly code: "SCAN_OPTIONS_INVALID";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("SCAN_OPTIONS_INVALID", message, options);
+  }
+}

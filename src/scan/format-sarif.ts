@@ -1,5 +1,11 @@
+/**
+ * The SARIF 2.1.0 output of `scan-tools` for GitHub code scanning: one rule per code, one
+ * result per finding; a toxic flow's result sits on the first tool of its last leg and
+ * relates every tool listed on its legs.
+ */
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { FlowLegTool } from "./flows/types.js";
 import { RULE_CODES, RULES } from "./rules/catalog.js";
 import { SourceLines } from "./source-lines.js";
 import type { Finding, InputProblem, ScanReport, TargetResult } from "./types.js";
@@ -53,15 +59,24 @@ export function toSarif(report: ScanReport, options: SarifOptions = {}): any {
     };
   });
   const root = resolve(options.sourceRoot ?? process.cwd());
-  const locate = physicalLocator(report, root, options);
+  const place = physicalLocator(report, root, options);
   const results = report.results.flatMap((t) => {
-    const where = locate(t);
-    return t.findings.map((f) => result(t, f, where));
+    if (t.findings.length === 0) return [];
+    const where = t.kind === "flow" ? undefined : place(t.source, needleOf(t));
+    return t.findings.map((f) =>
+      f.flow !== undefined ? flowResult(t, f, place) : result(t, f, where),
+    );
   });
   const notifications = report.problems.map((p) => notification(p, root));
-  const usesRoot = [...results, ...notifications].some((r) =>
-    r.locations?.some((l) => l.physicalLocation?.artifactLocation.uriBaseId === SOURCE_ROOT),
-  );
+  const underRoot = (l: { physicalLocation?: { artifactLocation: { uriBaseId?: string } } }) =>
+    l.physicalLocation?.artifactLocation.uriBaseId === SOURCE_ROOT;
+  const usesRoot =
+    notifications.some((n) => n.locations?.some(underRoot)) ||
+    results.some(
+      (r) =>
+        (r.locations as SarifLocation[]).some(underRoot) ||
+        ((r as { relatedLocations?: SarifLocation[] }).relatedLocations ?? []).some(underRoot),
+    );
   return {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",
@@ -111,37 +126,44 @@ interface PhysicalPlace {
   startLine: number;
 }
 
+/** The file and line of a name (`needle`, a JSON string literal) in a source. */
+type Locate = (source: string, needle: string) => PhysicalPlace | undefined;
+
 /**
  * A target's file and the line of its name. Each source text is searched once for all of
- * its targets' names (see {@link SourceLines}), so many tools in one file stay linear.
+ * its targets' names and the names of the tools on toxic flows' legs (see
+ * {@link SourceLines}), so many tools in one file stay linear.
  */
-function physicalLocator(
-  report: ScanReport,
-  root: string,
-  options: SarifOptions,
-): (t: TargetResult) => PhysicalPlace | undefined {
+function physicalLocator(report: ScanReport, root: string, options: SarifOptions): Locate {
   const needles = new Map<string, Set<string>>();
+  const want = (source: string, needle: string) => {
+    const set = needles.get(source) ?? new Set<string>();
+    set.add(needle);
+    needles.set(source, set);
+  };
   for (const t of report.results) {
     if (t.findings.length === 0) continue;
-    const set = needles.get(t.source) ?? new Set<string>();
-    set.add(needleOf(t));
-    needles.set(t.source, set);
+    if (t.kind !== "flow") want(t.source, needleOf(t));
+    for (const f of t.findings) {
+      for (const leg of f.flow?.legs ?? [])
+        for (const tool of leg.tools) want(tool.source, JSON.stringify(tool.tool));
+    }
   }
   const lines = new Map<string, SourceLines | undefined>();
   const artifacts = new Map<string, { uri: string; uriBaseId?: string }>();
-  return (t) => {
-    if (t.source === "memory" || t.source === "-") return undefined;
-    if (!lines.has(t.source)) {
-      const text = options.sourceText?.(t.source);
+  return (source, needle) => {
+    if (source === "memory" || source === "-") return undefined;
+    if (!lines.has(source)) {
+      const text = options.sourceText?.(source);
       lines.set(
-        t.source,
-        text === undefined ? undefined : new SourceLines(text, needles.get(t.source) ?? []),
+        source,
+        text === undefined ? undefined : new SourceLines(text, needles.get(source) ?? []),
       );
     }
-    if (!artifacts.has(t.source)) artifacts.set(t.source, artifactLocation(t.source, root));
+    if (!artifacts.has(source)) artifacts.set(source, artifactLocation(source, root));
     return {
-      artifactLocation: artifacts.get(t.source)!,
-      startLine: lines.get(t.source)?.lineOf(needleOf(t)) ?? 1,
+      artifactLocation: artifacts.get(source)!,
+      startLine: lines.get(source)?.lineOf(needle) ?? 1,
     };
   };
 }
@@ -150,16 +172,16 @@ function needleOf(t: TargetResult): string {
   return t.kind === "instructions" ? '"instructions"' : JSON.stringify(t.name);
 }
 
+function physicalOf(where: PhysicalPlace | undefined): SarifLocation["physicalLocation"] {
+  return where === undefined
+    ? undefined
+    : { artifactLocation: { ...where.artifactLocation }, region: { startLine: where.startLine } };
+}
+
 function result(t: TargetResult, f: Finding, where: PhysicalPlace | undefined) {
   const qualified = t.server === null ? t.name : `${t.server}/${t.name}`;
   const kind = t.kind === "instructions" ? "module" : "function";
-  const physical =
-    where === undefined
-      ? undefined
-      : {
-          artifactLocation: { ...where.artifactLocation },
-          region: { startLine: where.startLine },
-        };
+  const physical = physicalOf(where);
   return {
     ruleId: f.code,
     ruleIndex: RULE_CODES.indexOf(f.code),
@@ -180,6 +202,67 @@ function result(t: TargetResult, f: Finding, where: PhysicalPlace | undefined) {
       ...(f.capability ? { capability: f.capability } : {}),
       ...(f.signal ? { signal: f.signal } : {}),
       ...(f.collisions ? { collisions: f.collisions } : {}),
+    },
+    ...(f.suppressed
+      ? {
+          suppressions: [
+            { kind: "external", status: "accepted", justification: f.suppressed.reason },
+          ],
+        }
+      : {}),
+  };
+}
+
+/** Where a tool is, as a SARIF location: its file and line (when known) and its name. */
+interface SarifLocation {
+  physicalLocation?: {
+    artifactLocation: { uri: string; uriBaseId?: string };
+    region: { startLine: number };
+  };
+  logicalLocations: { name: string; fullyQualifiedName: string; kind: string }[];
+  message?: { text: string };
+}
+
+function toolLocation(tool: FlowLegTool, place: Locate, message?: string): SarifLocation {
+  const qualified = tool.server === null ? tool.tool : `${tool.server}/${tool.tool}`;
+  const physical = physicalOf(place(tool.source, JSON.stringify(tool.tool)));
+  return {
+    ...(physical ? { physicalLocation: physical } : {}),
+    logicalLocations: [{ name: tool.tool, fullyQualifiedName: qualified, kind: "function" }],
+    ...(message === undefined ? {} : { message: { text: message } }),
+  };
+}
+
+/**
+ * A toxic flow: placed on the first tool of its last leg (the sink or the destructive
+ * tool), with every listed tool of every leg as a related location.
+ */
+function flowResult(t: TargetResult, f: Finding, place: Locate) {
+  const legs = f.flow!.legs;
+  const anchor = legs[legs.length - 1]!.tools[0];
+  let id = 0;
+  const related = legs.flatMap((leg) =>
+    leg.tools.map((tool) => ({
+      id: id++,
+      ...toolLocation(tool, place, `${leg.label}: ${tool.evidence}`),
+    })),
+  );
+  return {
+    ruleId: f.code,
+    ruleIndex: RULE_CODES.indexOf(f.code),
+    level: level(f.grade),
+    message: { text: f.message },
+    locations: [
+      anchor === undefined
+        ? { logicalLocations: [{ name: t.name, fullyQualifiedName: t.name, kind: "module" }] }
+        : toolLocation(anchor, place),
+    ],
+    relatedLocations: related,
+    partialFingerprints: { toolFinding: `flow|${f.code}|${t.name}` },
+    properties: {
+      grade: f.grade,
+      flow: f.flow!.id,
+      legs: legs.map((l) => ({ label: l.label, count: l.count, accepted: l.accepted })),
     },
     ...(f.suppressed
       ? {

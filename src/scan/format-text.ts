@@ -1,4 +1,9 @@
+/**
+ * The text report of `scan-tools`: what a person reads in a terminal. Everything that
+ * comes from the input is printed escaped, so a hostile name cannot rewrite the output.
+ */
 import pc from "picocolors";
+import type { FlowLeg } from "./flows/types.js";
 import type { Finding, Grade, ScanReport, TargetResult } from "./types.js";
 
 // Control, format (bidi, zero-width, tags) and separator characters a hostile tool name
@@ -20,8 +25,8 @@ export interface TextOptions {
 
 /**
  * Render a report for a person: input notes first, then each tool (and each server's
- * instructions) with its grade, inferred capabilities and findings, then a summary line
- * with the exit code. Control, bidi and invisible characters from the input are shown
+ * instructions) with its grade, inferred capabilities, flow labels and findings, then each
+ * toxic flow with the tools on its legs, then a summary line with the exit code. Control, bidi and invisible characters from the input are shown
  * escaped (`\u{1b}`), so a hostile tool name cannot rewrite or hide lines of the output.
  *
  * @example
@@ -57,8 +62,13 @@ export function formatText(report: ScanReport, options: TextOptions = {}): strin
   if (report.results.length > 0) lines.push("");
   for (const r of report.results) {
     if (r.grade === "pass" && options.showPassed === false) continue;
-    lines.push(`${badge(r.grade)}  ${c.bold(targetLabel(r))}${capabilityLabel(r, c.dim)}`);
-    for (const f of r.findings) lines.push(findingLine(f, c));
+    lines.push(
+      `${badge(r.grade)}  ${c.bold(targetLabel(r))}${capabilityLabel(r, c.dim)}${flowLabel(r, c.dim)}`,
+    );
+    for (const f of r.findings) {
+      lines.push(findingLine(f, c));
+      if (f.flow !== undefined) for (const leg of f.flow.legs) lines.push(legLine(leg, c));
+    }
   }
   const s = report.suppressions;
   for (const x of s.expired) {
@@ -88,6 +98,7 @@ export function formatText(report: ScanReport, options: TextOptions = {}): strin
 }
 
 function targetLabel(r: TargetResult): string {
+  if (r.kind === "flow") return `toxic flow: ${r.name}`;
   const base = r.kind === "instructions" ? `instructions of ${r.name}` : r.name;
   return printable(r.server !== null && r.kind === "tool" ? `${r.server}/${base}` : base);
 }
@@ -95,6 +106,24 @@ function targetLabel(r: TargetResult): string {
 function capabilityLabel(r: TargetResult, dim: (s: string) => string): string {
   if (r.capabilities.length === 0) return "";
   return dim(printable(`  [${r.capabilities.map((x) => x.capability).join(", ")}]`));
+}
+
+function flowLabel(r: TargetResult, dim: (s: string) => string): string {
+  if (r.flowLabels.length === 0) return "";
+  return dim(printable(`  {${r.flowLabels.map((x) => x.label).join(", ")}}`));
+}
+
+/** One leg of a toxic flow: its label, counts, and the tools listed with their evidence. */
+function legLine(leg: FlowLeg, c: ReturnType<typeof pc.createColors>): string {
+  const servers = leg.servers.length + leg.moreServers;
+  const head = `${leg.label} (${leg.count} tool${leg.count === 1 ? "" : "s"}${servers > 1 ? ` on ${servers} servers` : ""}${leg.accepted > 0 ? `, ${leg.accepted} accepted` : ""}):`;
+  const tools = leg.tools.map((t) => {
+    const name = t.server === null ? t.tool : `${t.server}/${t.tool}`;
+    const accepted = t.accepted === undefined ? "" : " accepted";
+    return `${printable(name)}${c.dim(printable(` [${t.evidence}]${accepted}`))}`;
+  });
+  const more = leg.more > 0 ? `, and ${leg.more} more` : "";
+  return `        ${c.bold(head)} ${tools.join(", ")}${more}`;
 }
 
 function findingLine(f: Finding, c: ReturnType<typeof pc.createColors>): string {

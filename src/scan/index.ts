@@ -15,11 +15,34 @@ export { nameSkeleton } from "./confusables.js";
 export {
   ScanInputError,
   type ScanInputErrorCode,
+  ScanOptionsError,
   ScanPolicyError,
   type ScanPolicyErrorCode,
   ScanSuppressionsError,
 } from "./errors.js";
 export { type Extracted, extractToolDefs, type InputForm } from "./extract.js";
+export {
+  DEFAULT_MAX_LEG_TOOLS,
+  detectToxicFlows,
+  FLOW_LABELS,
+  type FlowAcceptance,
+  type FlowLabel,
+  type FlowLabelEntry,
+  type FlowLabelEvidence,
+  type FlowLabelOptions,
+  type FlowLabelSource,
+  type FlowLeg,
+  type FlowLegTool,
+  type FlowPolicy,
+  inferFlowLabels,
+  type LabelledTool,
+  TOXIC_FLOWS,
+  type ToxicFlow,
+  type ToxicFlowDetail,
+  type ToxicFlowId,
+  type ToxicFlowOptions,
+  type ToxicFlowRule,
+} from "./flows/index.js";
 export { formatJson, REPORT_SCHEMA_ID } from "./format-json.js";
 export { formatSarif, toSarif } from "./format-sarif.js";
 export { formatText, type TextOptions } from "./format-text.js";
@@ -67,6 +90,7 @@ export type {
   NameRelation,
   Origin,
   RuleCode,
+  RuleGrades,
   ScanReport,
   ServerInstructions,
   Suppression,

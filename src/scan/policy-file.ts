@@ -1,8 +1,12 @@
 import picomatch from "picomatch";
 import { ScanPolicyError } from "./errors.js";
 import { readConfigText } from "./files.js";
+import { readFlowLabelEntries } from "./flows/declared.js";
+import type { FlowLabelEntry } from "./flows/types.js";
 import { MAX_INPUT_BYTES } from "./load.js";
 import { freezePolicy, resolvePolicy, type SecurityPolicy } from "./policy.js";
+import { RULES } from "./rules/catalog.js";
+import type { RuleCode, RuleGrades } from "./types.js";
 
 const TOP_KEYS = new Set([
   "$schema",
@@ -12,6 +16,8 @@ const TOP_KEYS = new Set([
   "extends",
   "tools",
   "capabilities",
+  "grades",
+  "flows",
 ]);
 const TOOL_KEYS = new Set(["allow", "deny"]);
 const CAP_KEYS = new Set(["granted", "denied", "sandboxOnly", "annotationsMayNarrow"]);
@@ -25,8 +31,13 @@ const CAP_KEYS = new Set(["granted", "denied", "sandboxOnly", "annotationsMayNar
  * ```json
  * { "version": 1, "name": "team", "extends": "deny-by-default",
  *   "tools": { "allow": ["github/get_*", "read_file"] },
- *   "capabilities": { "granted": ["net.outbound"] } }
+ *   "capabilities": { "granted": ["net.outbound"] },
+ *   "grades": { "SCAN004": "fail" },
+ *   "flows": { "labels": [{ "tools": "db/query", "labels": ["private-data", "untrusted-content"] }] } }
  * ```
+ *
+ * `grades` sets a rule's grade (`warn` or `fail`) over the preset's; `flows.labels`
+ * entries come before the preset's, and the first that matches a tool sets its labels.
  *
  * @example
  * ```ts
@@ -86,9 +97,16 @@ export function parsePolicy(value: unknown, source = "policy"): SecurityPolicy {
     }
     narrow = caps.annotationsMayNarrow;
   }
+  const grades = readGrades(v, base?.grades, fail);
+  const labels: FlowLabelEntry[] = [
+    ...(Object.hasOwn(v, "flows") ? readFlowLabelEntries(v.flows, `${source}: flows`) : []),
+    ...(base?.flows?.labels ?? []),
+  ];
   return freezePolicy({
     name,
     description,
+    ...(grades === undefined ? {} : { grades }),
+    ...(labels.length === 0 ? {} : { flows: { labels } }),
     allow: [...(base?.allow ?? []), ...list(tools, "allow", "tools")],
     deny: [...(base?.deny ?? []), ...list(tools, "deny", "tools")],
     capabilities: {
@@ -101,6 +119,27 @@ export function parsePolicy(value: unknown, source = "policy"): SecurityPolicy {
       annotationsMayNarrow: narrow,
     },
   });
+}
+
+/** The file's `grades` over the base's; undefined when neither has any. */
+function readGrades(
+  v: Record<string, unknown>,
+  base: RuleGrades | undefined,
+  fail: (what: string) => ScanPolicyError,
+): RuleGrades | undefined {
+  if (!Object.hasOwn(v, "grades")) return base;
+  const g = v.grades;
+  if (typeof g !== "object" || g === null || Array.isArray(g))
+    throw fail('grades must be an object such as {"SCAN004": "fail"}');
+  const out: Partial<Record<RuleCode, "warn" | "fail">> = { ...base };
+  for (const [code, grade] of Object.entries(g)) {
+    if (!Object.hasOwn(RULES, code))
+      throw fail(`grades: ${JSON.stringify(code)} is not a rule code`);
+    if (grade !== "warn" && grade !== "fail")
+      throw fail(`grades.${code} must be "warn" or "fail" (got ${JSON.stringify(grade)})`);
+    out[code as RuleCode] = grade;
+  }
+  return out;
 }
 
 function section(

@@ -112,6 +112,15 @@ class NameList {
 }
 
 /**
+ * One tool glob read as the policy's `allow` reads it (no `/`: the tool name; with `/`:
+ * `server/tool`, never a tool whose server is unknown), for flow label entries.
+ */
+export function toolGlobTest(glob: string): (name: string, server: string | null) => boolean {
+  const list = new NameList([glob], "allowed");
+  return (name, server) => list.match(name, server) !== null;
+}
+
+/**
  * Compile a policy's globs. Tool globs without `/` match the tool name; globs with `/`
  * match `server/tool` (and never match a tool whose server is unknown).
  */

@@ -1,4 +1,6 @@
 import { ScanPolicyError } from "./errors.js";
+import type { FlowPolicy } from "./flows/types.js";
+import type { RuleGrades } from "./types.js";
 
 /**
  * Which capabilities a policy grants. A capability is checked against `denied` first
@@ -30,6 +32,14 @@ export interface SecurityPolicy {
   allow: readonly string[];
   deny: readonly string[];
   capabilities: CapabilityPolicy;
+  /**
+   * Grades that replace the catalog's (`RULES`) for this policy (default: none, the
+   * catalog grades). A finding its rule grades below the catalog grade keeps the milder
+   * grade. `permissive` sets SCAN003, SCAN014 and SCAN015 to `warn`.
+   */
+  grades?: RuleGrades;
+  /** Flow label corrections (default: none; see docs/toxic-flows.md). */
+  flows?: FlowPolicy;
 }
 
 /** A deep-frozen copy of a policy: presets and loaded policy files cannot be changed later. */
@@ -44,11 +54,25 @@ export const freezePolicy = (p: SecurityPolicy): SecurityPolicy =>
       denied: Object.freeze([...p.capabilities.denied]),
       sandboxOnly: Object.freeze([...p.capabilities.sandboxOnly]),
     }),
+    ...(p.grades === undefined ? {} : { grades: Object.freeze({ ...p.grades }) }),
+    ...(p.flows === undefined
+      ? {}
+      : {
+          flows: Object.freeze({
+            labels: Object.freeze(
+              p.flows.labels.map((e) =>
+                Object.freeze({ tools: e.tools, labels: Object.freeze([...e.labels]) }),
+              ),
+            ),
+          }),
+        }),
   });
 
 /**
  * `--policy permissive`: every tool and every capability is allowed. Only the contract
- * rules (poisoning, open surfaces, untyped arguments, refs, annotations, names) apply.
+ * rules (poisoning, open surfaces, untyped arguments, refs, annotations, names) apply, and
+ * an open mutating surface (SCAN003) and a toxic flow (SCAN014, SCAN015) warn: real
+ * servers do not fail the default policy (docs/scan-tools.md).
  *
  * @example
  * ```ts
@@ -63,6 +87,7 @@ export const PERMISSIVE_POLICY: SecurityPolicy = freezePolicy({
   allow: ["**"],
   deny: [],
   capabilities: { granted: ["**"], denied: [], sandboxOnly: [], annotationsMayNarrow: true },
+  grades: { SCAN003: "warn", SCAN014: "warn", SCAN015: "warn" },
 });
 
 /**

@@ -1,20 +1,31 @@
+/**
+ * `scanTools`: every rule over every tool of one input, then the toxic flows of the whole
+ * input (SCAN014, SCAN015), the policy's grades and the suppressions, summed up into one
+ * report with its exit code.
+ */
 import type { ToolDefinition } from "../pins/types.js";
 import { inferCapabilities } from "./capabilities.js";
+import { compileFlowLabels, type FlowLabelMatcher } from "./flows/declared.js";
+import { judgeFlowLabels } from "./flows/infer.js";
+import { detectToxicFlows, type LabelledTool, type ToxicFlowOptions } from "./flows/toxic.js";
+import { applyRuleGrades, readRuleGrades } from "./grades.js";
 import { CleanTexts } from "./poisoning/index.js";
 import { PERMISSIVE_POLICY, type SecurityPolicy } from "./policy.js";
 import { compilePolicy } from "./policy-match.js";
 import { annotationFindings } from "./rules/annotations.js";
+import { flowResults } from "./rules/flows.js";
 import { issuerFindings } from "./rules/issuer.js";
 import { nameFindings } from "./rules/names.js";
 import { instructionFindings, toolPoisoningFindings } from "./rules/poisoning.js";
 import { policyFindings } from "./rules/policy.js";
 import { schemaFindings } from "./rules/schema.js";
-import { indexSuppressions, isExpired } from "./suppressions.js";
+import { indexSuppressions, isExpired, type SuppressionMatcher } from "./suppressions.js";
 import type {
   Finding,
   Grade,
   InputProblem,
   LoadedTool,
+  RuleCode,
   ScanReport,
   Suppression,
   TargetResult,
@@ -29,6 +40,8 @@ export interface ScanOptions {
   suppressions?: readonly Suppression[];
   /** Clock for suppression expiry (default: now). */
   now?: Date;
+  /** Limits of the toxic flow findings (SCAN014, SCAN015): tools listed per leg. */
+  flows?: Omit<ToxicFlowOptions, "accept">;
 }
 
 const RANK: Record<Grade, number> = { pass: 0, warn: 1, fail: 2 };
@@ -41,6 +54,12 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  * definitions (plain objects, or objects with `toJSON()` such as SDK tools). Never
  * mutates the input, never throws on hostile tools: an unreadable entry is an input
  * problem (exit code 2), a schema past the analysis bounds is a SCAN013 finding.
+ *
+ * Every tool also gets its flow labels (`flowLabels`), and the combinations the tools fill
+ * together, across servers, are results of kind `flow` after the tools: SCAN014
+ * (exfiltration path) and SCAN015 (destructive injection path), each naming the tools on
+ * its legs. Throws only for a bad option or a hand-built policy whose `grades` or `flows`
+ * are invalid (`SCAN_OPTIONS_INVALID`, `SCAN_POLICY_INVALID`).
  *
  * Exit code: 2 if any unsuppressed finding fails or the input has an error, else 1 if
  * anything warns (input warnings included), else 0.
@@ -63,10 +82,8 @@ export function scanTools(
 ): ScanReport {
   const set = toToolSet(input);
   const policyName = options.policyName ?? policy.name;
-  const compiled = compilePolicy(policy);
-  const tools = set.tools;
-  const names = nameFindings(tools, definitionKeys(tools));
-
+  const grades = readRuleGrades(policy.grades);
+  const declared = compileFlowLabels(policy);
   const results: TargetResult[] = [];
   for (const inst of set.instructions) {
     results.push({
@@ -76,13 +93,52 @@ export function scanTools(
       source: inst.source,
       grade: "pass",
       capabilities: [],
+      flowLabels: [],
       findings: instructionFindings(inst.text),
     });
   }
+  const labelled = scanToolTargets(set.tools, policy, policyName, declared, results);
+  for (const r of results) applyRuleGrades(r.findings, grades);
+
+  const now = options.now ?? new Date();
+  const list = options.suppressions ?? [];
+  const live = list.filter((s) => !isExpired(s, now));
+  const applied = new Set<Suppression>();
+  const match = live.length === 0 ? undefined : indexSuppressions(live);
+  if (match !== undefined) suppressToolFindings(results, match, applied);
+  const flows = flowResults(
+    detectToxicFlows(labelled, {
+      maxLegTools: options.flows?.maxLegTools,
+      accept: match === undefined ? undefined : flowAcceptance(match, applied),
+    }),
+  );
+  for (const r of flows) {
+    applyRuleGrades(r.findings, grades);
+    results.push(r);
+  }
+  const suppressions = {
+    applied: live.filter((s) => applied.has(s)),
+    expired: list.filter((s) => isExpired(s, now)),
+    unused: live.filter((s) => !applied.has(s)),
+  };
+  return summarise(set, policyName, results, suppressions);
+}
+
+/** The per-tool rules; returns each tool with its flow labels for the set analysis. */
+function scanToolTargets(
+  tools: readonly LoadedTool[],
+  policy: SecurityPolicy,
+  policyName: string,
+  declared: FlowLabelMatcher,
+  results: TargetResult[],
+): LabelledTool[] {
+  const compiled = compilePolicy(policy);
+  const names = nameFindings(tools, definitionKeys(tools));
   const inference = { annotationsMayNarrow: policy.capabilities.annotationsMayNarrow };
   // Texts found clean in one tool are not read again for the next (real listings repeat
   // parameter descriptions); dropped when this call returns.
   const clean = new CleanTexts();
+  const labelled: LabelledTool[] = [];
   for (let i = 0; i < tools.length; i++) {
     const loaded = tools[i]!;
     const def = loaded.definition;
@@ -95,6 +151,13 @@ export function scanTools(
     const named = names.get(i);
     if (named !== undefined) for (const f of named) findings.push(f);
     if (!isSortedByCode(findings)) findings.sort(byCode);
+    const flowLabels = judgeFlowLabels(def, loaded.server, profile, declared);
+    labelled.push({
+      tool: def.name,
+      server: loaded.server,
+      source: loaded.source,
+      labels: flowLabels,
+    });
     results.push({
       kind: "tool",
       name: def.name,
@@ -102,14 +165,20 @@ export function scanTools(
       source: loaded.source,
       grade: "pass",
       capabilities: profile.capabilities,
+      flowLabels,
       findings,
     });
   }
+  return labelled;
+}
 
-  const suppressions =
-    options.suppressions === undefined || options.suppressions.length === 0
-      ? { applied: [], expired: [], unused: [] }
-      : applySuppressions(results, options.suppressions, options.now ?? new Date());
+/** Grades, counts and the exit code over every result and input problem. */
+function summarise(
+  set: ToolSet,
+  policyName: string,
+  results: TargetResult[],
+  suppressions: ScanReport["suppressions"],
+): ScanReport {
   let worst = 0;
   let failed = 0;
   let warned = 0;
@@ -136,7 +205,7 @@ export function scanTools(
     failed,
     warned,
     passed,
-    toolCount: tools.length,
+    toolCount: set.tools.length,
     results,
     problems: set.problems,
     suppressions,
@@ -152,11 +221,12 @@ function isSortedByCode(findings: readonly Finding[]): boolean {
   return true;
 }
 
-function applySuppressions(results: TargetResult[], list: readonly Suppression[], now: Date) {
-  const applied = new Set<Suppression>();
-  const expired = list.filter((s) => isExpired(s, now));
-  const live = list.filter((s) => !isExpired(s, now));
-  const match = indexSuppressions(live);
+/** Mark the tool findings a live suppression covers; record the suppressions used. */
+function suppressToolFindings(
+  results: TargetResult[],
+  match: SuppressionMatcher,
+  applied: Set<Suppression>,
+): void {
   for (const r of results) {
     if (r.kind !== "tool") continue;
     for (const f of r.findings) {
@@ -167,10 +237,18 @@ function applySuppressions(results: TargetResult[], list: readonly Suppression[]
       }
     }
   }
-  return {
-    applied: live.filter((s) => applied.has(s)),
-    expired,
-    unused: live.filter((s) => !applied.has(s)),
+}
+
+/**
+ * A suppression of SCAN014/SCAN015 names one tool: it takes that tool off the legs of
+ * that flow (flows/toxic.ts), found by the same index as the tool findings' suppressions.
+ */
+function flowAcceptance(match: SuppressionMatcher, applied: Set<Suppression>) {
+  return (code: RuleCode, tool: string, server: string | null) => {
+    const s = match(tool, code, server);
+    if (s === undefined) return null;
+    applied.add(s);
+    return { reason: s.reason, expires: s.expires ?? null };
   };
 }
 

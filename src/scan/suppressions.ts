@@ -1,7 +1,7 @@
 import { ScanSuppressionsError } from "./errors.js";
 import { readConfigText } from "./files.js";
 import { MAX_INPUT_BYTES } from "./load.js";
-import { RULES } from "./rules/catalog.js";
+import { RULE_CODES, RULES } from "./rules/catalog.js";
 import type { RuleCode, Suppression } from "./types.js";
 
 const KEYS = new Set(["tool", "code", "reason", "server", "expires"]);
@@ -51,7 +51,9 @@ export function parseSuppressions(value: unknown, source = "suppressions"): Supp
       );
     }
     if (typeof e.code !== "string" || !Object.hasOwn(RULES, e.code)) {
-      throw fail(`${at}.code must be a rule code (SCAN001 to SCAN013)`);
+      throw fail(
+        `${at}.code must be a rule code (${RULE_CODES[0]} to ${RULE_CODES[RULE_CODES.length - 1]})`,
+      );
     }
     if (typeof e.reason !== "string" || e.reason.trim() === "")
       throw fail(`${at}.reason must say why (non-empty)`);

@@ -1,4 +1,5 @@
 import type { ToolDefinition } from "../pins/types.js";
+import type { FlowLabelEvidence, ToxicFlowDetail } from "./flows/types.js";
 
 /** A finding's grade. A tool's grade is its worst finding, `pass` when it has none. */
 export type Grade = "pass" | "warn" | "fail";
@@ -17,7 +18,16 @@ export type RuleCode =
   | "SCAN010"
   | "SCAN011"
   | "SCAN012"
-  | "SCAN013";
+  | "SCAN013"
+  | "SCAN014"
+  | "SCAN015";
+
+/**
+ * A grade per rule code, as a policy sets it (`SecurityPolicy.grades`): it replaces the
+ * catalog grade (`RULES`) of the code's findings; a finding its rule already grades below
+ * the catalog grade (a milder case) keeps the milder of the two.
+ */
+export type RuleGrades = Readonly<Partial<Record<RuleCode, Exclude<Grade, "pass">>>>;
 
 /** Where a tool or a text came from: the file (or `-`, or `memory`) and the server, when known. */
 export interface Origin {
@@ -75,6 +85,8 @@ export interface Finding {
   pointer?: string;
   /** SCAN006/SCAN007: the capability concerned. */
   capability?: string;
+  /** SCAN014/SCAN015: the tools on each leg of the toxic combination. */
+  flow?: ToxicFlowDetail;
   /** SCAN002: the detector's signal id, the span in the text, a printable excerpt. */
   signal?: string;
   span?: { start: number; end: number };
@@ -113,17 +125,25 @@ export interface InferredCapability {
   evidence: string;
 }
 
-/** The result for one scanned target: a tool, or a server's instructions. */
+/**
+ * The result for one scanned target: a tool, a server's instructions, or a toxic flow
+ * (a combination of tools across the whole input, SCAN014/SCAN015).
+ */
 export interface TargetResult {
-  kind: "tool" | "instructions";
-  /** Tool name; for instructions the server name (or the source). */
+  kind: "tool" | "instructions" | "flow";
+  /**
+   * Tool name; for instructions the server name (or the source); for a flow its id
+   * (`exfiltration-path`, `destructive-injection-path`).
+   */
   name: string;
   server: string | null;
   source: string;
   /** Worst unsuppressed finding. */
   grade: Grade;
-  /** Inferred capabilities (tools only; empty for instructions). */
+  /** Inferred capabilities (tools only; empty otherwise). */
   capabilities: InferredCapability[];
+  /** Flow labels with their evidence (tools only; empty otherwise). */
+  flowLabels: FlowLabelEvidence[];
   findings: Finding[];
 }
 
@@ -158,7 +178,7 @@ export interface ScanReport {
   exitCode: 0 | 1 | 2;
   /** Worst grade over everything, input problems included (`fail` when exitCode is 2). */
   grade: Grade;
-  /** Number of targets (tools and instructions) whose grade is fail / warn / pass. */
+  /** Number of targets (tools, instructions and toxic flows) whose grade is fail / warn / pass. */
   failed: number;
   warned: number;
   passed: number;

@@ -1,6 +1,7 @@
 /**
  * The word lists behind capability inference (a documented heuristic: whole word tokens
- * of the tool name, see `wordTokens`). Kept as data so docs/scan-tools.md can show them.
+ * of the tool name, see `wordTokens`). Kept as data so docs/scan-tools.md can show them;
+ * the matching is code, in capabilities.ts.
  */
 
 /** What a tool does to its domain, weakest first. */
@@ -39,7 +40,28 @@ export const WRITE_VERBS = set(`
 export const AMBIGUOUS_VERBS = set(`
   record order book tag label comment star post email dm tweet schedule charge lock status
   sample test check info tree diff export import sync archive head tail cat register reply
-  mark follow set reset store open count sum print view stat clear`);
+  mark follow set reset store open count sum print view stat clear deploy install`);
+
+/**
+ * Words that join two actions in one name (`search_and_replace`, `create_or_update_file`):
+ * a verb after one of them is a second action. Any other verb after the first verb of a
+ * name is the object of that verb (`get_merge_request`, `list_commit_statuses`).
+ */
+export const CONJUNCTIONS = set("and or then");
+
+/**
+ * Delete verbs that as often detach as destroy (`remove_label`, `removeUserFromTeam`):
+ * they give delete access, but they are no firm evidence of destruction, so
+ * `destructiveHint: false` on them is no contradiction (SCAN011).
+ */
+export const DETACH_VERBS = set("remove unlink");
+
+/**
+ * Nouns of code that a run verb executes (`run_code`, `browser_run_code_unsafe`,
+ * `run_javascript`): a run verb next to one of them is execution, whatever else the name
+ * says.
+ */
+export const CODE_TOKENS = set("code javascript js python snippet");
 
 /** Verbs that delete or revoke. */
 export const DELETE_VERBS = set(`
@@ -85,6 +107,27 @@ export const SECRET_BIGRAMS: ReadonlySet<string> = new Set([
 
 /** Argument names that carry a domain (top-level properties). */
 export const EXEC_ARGUMENTS = set("command cmd script shell code_to_run executable program");
+
+/**
+ * Argument names that hold code only when a text says so (`code` is as often an item or
+ * airport code, `function` a function's name): execution when the argument's description
+ * or the tool's description has one of {@link EXECUTION_WORDS}.
+ */
+export const CODE_ARGUMENTS = set("code function expression snippet javascript js python");
+
+/** Words of a description that make a {@link CODE_ARGUMENTS} argument code to run. */
+export const EXECUTION_WORDS = set(`
+  javascript js python typescript execute executes executed executing evaluate evaluates
+  evaluated eval arbitrary rce interpreter`);
+
+/**
+ * Name tokens that say the tool itself reaches the open network, as opposed to naming a
+ * network thing (`get_project_url`, `create_webhook`, `listBrowserTabs`): only these
+ * contradict `openWorldHint: false` (SCAN011).
+ */
+export const OPEN_WORLD_TOKENS = set(`
+  http https web website webpage internet online fetch download curl wget crawl scrape
+  browse`);
 export const NETWORK_ARGUMENTS = set("url uri endpoint webhook href");
 export const DB_ARGUMENTS = set("sql");
 

@@ -58,7 +58,31 @@ const file = (name: string, value: unknown) => {
 const closed = { type: "object", properties: {}, additionalProperties: false };
 const passing = file("pass.json", [{ name: "get_a", inputSchema: closed }]);
 const warning = file("warn.json", [{ name: "get_a", inputSchema: { type: "object" } }]);
-const failing = file("fail.json", [{ name: "delete_a", inputSchema: { type: "object" } }]);
+const failing = file("fail.json", [
+  {
+    name: "delete_a",
+    inputSchema: { ...closed, properties: { p: { $ref: "https://x.example/s.json" } } },
+  },
+]);
+/** Three honest tools that only together make both toxic flows. */
+const trio = file("claude_desktop_config.json", {
+  mcpServers: {
+    web: {
+      command: "web",
+      tools: [
+        {
+          name: "fetch_url",
+          inputSchema: { ...closed, properties: { url: { type: "string", format: "uri" } } },
+        },
+      ],
+    },
+    files: { command: "files", tools: [{ name: "read_file", inputSchema: closed }] },
+    mail: {
+      command: "mail",
+      tools: [{ name: "send_email", inputSchema: closed, annotations: { destructiveHint: true } }],
+    },
+  },
+});
 
 describe("airlock scan-tools", () => {
   it("exit codes are the worst grade, identical for text, json and sarif", async () => {
@@ -82,7 +106,7 @@ describe("airlock scan-tools", () => {
     const report = JSON.parse(json.stdout);
     expect(report).toMatchObject({ schemaVersion: 1, policy: "strict", exitCode: 2 });
     const sarif = JSON.parse((await cli(["scan-tools", failing, "--output", "sarif"])).stdout);
-    expect(sarif.runs[0].results[0].ruleId).toBe("SCAN003");
+    expect(sarif.runs[0].results[0].ruleId).toBe("SCAN009");
   });
 
   it("a file with bytes that are not UTF-8 is a warning with the byte offset: exit 1 in text, json and sarif", async () => {
@@ -126,12 +150,32 @@ describe("airlock scan-tools", () => {
   });
 
   it("reads - from standard input; plain text under NO_COLOR", () => {
-    const r = run(["scan-tools", "-"], {
+    const r = run(["scan-tools", "-", "--policy", "strict"], {
       input: JSON.stringify({ tools: [{ name: "delete_a" }] }),
     });
     expect(r.code).toBe(2);
     expect(r.stdout).toContain("FAIL  delete_a");
     expect(/\u001b\[/.test(r.stdout)).toBe(false);
+  });
+
+  it("reports the toxic flows of a client config across its servers, in every output", async () => {
+    const text = await cli(["scan-tools", trio]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain("WARN  toxic flow: exfiltration-path");
+    expect(text.stdout).toContain("public-sink (2 tools on 2 servers):");
+    expect(text.stdout).toContain("WARN  toxic flow: destructive-injection-path");
+    const strict = await cli(["scan-tools", trio, "--policy", "strict", "--output", "json"]);
+    expect(strict.code).toBe(2);
+    const flows = JSON.parse(strict.stdout).results.filter(
+      (r: { kind: string }) => r.kind === "flow",
+    );
+    expect(flows.map((r: { name: string; grade: string }) => [r.name, r.grade])).toEqual([
+      ["exfiltration-path", "fail"],
+      ["destructive-injection-path", "fail"],
+    ]);
+    const sarif = JSON.parse((await cli(["scan-tools", trio, "--output", "sarif"])).stdout);
+    const rules = sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId);
+    expect(rules).toEqual(["SCAN014", "SCAN015"]);
   });
 
   it("takes a policy file and a suppressions file", async () => {

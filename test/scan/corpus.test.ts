@@ -26,14 +26,17 @@ describeCorpus("scan-tools on the real servers (calibration)", () => {
     const counts: Record<string, number> = {};
     for (const r of report.results)
       for (const f of r.findings) counts[f.code] = (counts[f.code] ?? 0) + 1;
-    // The only findings are open surfaces on read tools (SCAN004) and unconstrained
+    // The tools' findings are open surfaces on read tools (SCAN004) and unconstrained
     // path/sql strings (SCAN005): both real, both warnings. No SCAN003/009/010/011/012/013.
-    expect(Object.keys(counts).sort()).toEqual(["SCAN004", "SCAN005"]);
+    // The seven servers together also make both toxic flows (github alone is an
+    // exfiltration path: issues in, private repositories, comments and pushes out), which
+    // permissive warns.
+    expect(counts).toEqual({ SCAN004: 18, SCAN005: 18, SCAN014: 1, SCAN015: 1 });
     expect(report.exitCode).toBe(1);
     expect(report.failed).toBe(0);
   });
 
-  it("grade distribution per policy (tools + 1 instructions target)", async () => {
+  it("grade distribution per policy (tools + 1 instructions target + 2 toxic flows)", async () => {
     const set = await loadToolDefs(corpusPath("real-servers"));
     const dist = Object.fromEntries(
       POLICY_NAMES.map((p) => {
@@ -41,11 +44,12 @@ describeCorpus("scan-tools on the real servers (calibration)", () => {
         return [p, [r.failed, r.warned, r.passed]];
       }),
     );
+    // The two toxic flows warn under permissive and fail under the other presets.
     expect(dist).toEqual({
-      permissive: [0, 34, 33],
-      "read-only": [26, 24, 17],
-      strict: [4, 46, 17],
-      "deny-by-default": [66, 0, 1],
+      permissive: [0, 36, 33],
+      "read-only": [28, 24, 17],
+      strict: [6, 46, 17],
+      "deny-by-default": [68, 0, 1],
     });
   });
 });

@@ -17,15 +17,20 @@ import { wordTokens } from "../../src/scan/tokens.js";
 import type { Finding, LoadedTool, NameRelation } from "../../src/scan/types.js";
 import {
   AMBIGUOUS_VERBS,
+  CODE_ARGUMENTS,
+  CODE_TOKENS,
+  CONJUNCTIONS,
   DB_ARGUMENTS,
   DB_TOKENS,
   DELETE_VERBS,
+  DETACH_VERBS,
   EXEC_ARGUMENTS,
   EXEC_TOKENS,
   FILE_TOKENS,
   MESSAGE_TOKENS,
   NETWORK_ARGUMENTS,
   NETWORK_TOKENS,
+  OPEN_WORLD_TOKENS,
   READ_VERBS,
   RUN_VERBS,
   SECRET_BIGRAMS,
@@ -57,6 +62,10 @@ const VOCABULARY = [
       DB_TOKENS,
       SECRET_TOKENS,
       MESSAGE_TOKENS,
+      CONJUNCTIONS,
+      DETACH_VERBS,
+      CODE_TOKENS,
+      OPEN_WORLD_TOKENS,
     ].flatMap((s) => [...s]),
   ),
   ...[...SECRET_BIGRAMS].flatMap((b) => b.split(" ")),
@@ -80,7 +89,13 @@ const toolName = fc
 
 const argumentName = fc.oneof(
   fc.constantFrom(
-    ...[...EXEC_ARGUMENTS, ...NETWORK_ARGUMENTS, ...DB_ARGUMENTS, ...SENSITIVE_ARGUMENT_TOKENS],
+    ...[
+      ...EXEC_ARGUMENTS,
+      ...NETWORK_ARGUMENTS,
+      ...DB_ARGUMENTS,
+      ...CODE_ARGUMENTS,
+      ...SENSITIVE_ARGUMENT_TOKENS,
+    ],
     "Command",
     "URL",
     "Sql",
@@ -93,6 +108,17 @@ const argumentName = fc.oneof(
 );
 
 const hint = fc.constantFrom(true, false, undefined, "true", 1);
+
+/** Descriptions with and without the words that make a code argument code to run. */
+const description = fc.oneof(
+  fc.constantFrom("Run arbitrary JavaScript (RCE-equivalent).", "The item code.", "", "eval"),
+  fc.string({ maxLength: 12 }),
+);
+
+const argumentSchema = fc.oneof(
+  fc.constant({ type: "string" }),
+  description.map((d) => ({ type: "string", description: d })),
+);
 
 describe("word tokens: the char-code pass for ASCII names splits like the general pass", () => {
   const identifier = fc.oneof(
@@ -125,17 +151,19 @@ describe("capability inference: the flag table answers like the word lists", () 
       fc.property(
         toolName,
         fc.option(fc.record({ readOnlyHint: hint, destructiveHint: hint, openWorldHint: hint })),
-        fc.option(fc.dictionary(argumentName, fc.constant({ type: "string" }), { maxKeys: 4 })),
+        fc.option(fc.dictionary(argumentName, argumentSchema, { maxKeys: 4 })),
         fc.option(
           fc.array(fc.oneof(fc.constantFrom(...CAPABILITIES, "fs.remove", "x.get"), fc.string()), {
             maxLength: 3,
           }),
         ),
         fc.boolean(),
-        (name, annotations, properties, capabilities, narrow) => {
+        fc.option(description),
+        (name, annotations, properties, capabilities, narrow, text) => {
           const tool = JSON.parse(
             JSON.stringify({
               name,
+              description: text ?? undefined,
               annotations: annotations ?? undefined,
               inputSchema: properties === null ? undefined : { type: "object", properties },
               capabilities: capabilities ?? undefined,
@@ -196,7 +224,13 @@ const PROFILES = [
   { mutating: false, additiveOnly: false },
   { mutating: true, additiveOnly: false },
   { mutating: true, additiveOnly: true },
-].map((p) => ({ ...p, capabilities: [], access: null, evidenceAccess: null }));
+].map((p) => ({
+  ...p,
+  capabilities: [],
+  access: null,
+  evidenceAccess: null,
+  openWorldEvidence: null,
+}));
 
 /**
  * Make an object's key hidden from enumeration but still its own (Object.hasOwn sees it,

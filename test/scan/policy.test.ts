@@ -102,7 +102,8 @@ describe("user policies", () => {
       sources: ["x"],
     };
     const report = scanTools(set, p);
-    expect(report.results.map((r) => r.findings.map((f) => f.message))).toEqual([
+    const tools = report.results.filter((r) => r.kind === "tool");
+    expect(tools.map((r) => r.findings.map((f) => f.message))).toEqual([
       [],
       ["tool not allow-listed by policy custom"],
       ['tool denied by policy custom (deny glob "github/delete_*")'],

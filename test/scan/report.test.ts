@@ -117,7 +117,7 @@ describe("JSON output", () => {
     expect(schema.$id).toBe(REPORT_SCHEMA_ID);
     const pattern = new RegExp(schema.definitions.code.pattern);
     for (const code of RULE_CODES) expect(pattern.test(code)).toBe(true);
-    expect(pattern.test("SCAN014")).toBe(false);
+    expect(pattern.test("SCAN016")).toBe(false);
   });
 
   it("the schema rejects a report with an unknown field or a wrong exit code", () => {
@@ -218,6 +218,55 @@ describe("SARIF output", () => {
     });
     expect(memoryOnly.runs[0].results.length).toBeGreaterThan(0);
     expect(memoryOnly.runs[0].originalUriBaseIds).toBeUndefined();
+  });
+
+  it("puts a toxic flow and each tool on its legs on the line of that tool's name", () => {
+    // Tools with no finding of their own: their lines are found only because the flow's
+    // leg tools are among the names each file is searched for.
+    const text = [
+      "{",
+      ' "tools": [',
+      '  {"name": "fetch_url"},',
+      '  {"name": "read_file"},',
+      '  {"name": "send_email"}',
+      " ]",
+      "}",
+    ].join("\n");
+    const tool = (name: string, properties: Record<string, unknown>) => ({
+      definition: { name, inputSchema: { ...closed, properties } },
+      source: "tools.json",
+      server: name,
+    });
+    const report = scanTools(
+      {
+        tools: [
+          tool("fetch_url", { url: { type: "string", format: "uri" } }),
+          tool("read_file", {}),
+          tool("send_email", {}),
+        ],
+        instructions: [],
+        problems: [],
+        sources: ["tools.json"],
+      },
+      PERMISSIVE_POLICY,
+    );
+    expect(report.results.filter((r) => r.kind === "tool" && r.findings.length > 0)).toEqual([]);
+    const log = toSarif(report, { sourceRoot: process.cwd(), sourceText: () => text });
+    const flow = log.runs[0].results.find((r: { ruleId: string }) => r.ruleId === "SCAN014");
+    const lineOf = (name: string) => text.split("\n").findIndex((l) => l.includes(name)) + 1;
+    const legs = report.results.find((r) => r.kind === "flow")!.findings[0]!.flow!.legs;
+    const anchor = legs[legs.length - 1]!.tools[0]!.tool;
+    expect(flow.locations[0].physicalLocation.region.startLine).toBe(lineOf(anchor));
+    const related = flow.relatedLocations as {
+      physicalLocation: { region: { startLine: number } };
+      logicalLocations: { name: string }[];
+    }[];
+    expect(new Set(related.map((l) => l.logicalLocations[0]!.name))).toEqual(
+      new Set(["fetch_url", "read_file", "send_email"]),
+    );
+    for (const l of related) {
+      expect(l.physicalLocation.region.startLine).toBe(lineOf(l.logicalLocations[0]!.name));
+    }
   });
 
   it("on any source path: a relative reference inside the root, or an absolute file: URI", () => {

@@ -7,6 +7,7 @@ import {
   nameSkeleton,
   PERMISSIVE_POLICY,
   RULES,
+  STRICT_POLICY,
   scanTools,
 } from "../../src/scan/index.js";
 
@@ -22,13 +23,49 @@ const byTool = (report: ScanReport) =>
   Object.fromEntries(report.results.map((r) => [r.name, codesOf(r.findings)]));
 
 describe("SCAN003 / SCAN004: open argument surface", () => {
-  it("fails a mutating tool whose inputSchema is open", () => {
-    const f = scanOne({
+  it("fails a mutating tool whose inputSchema is open; permissive only warns", () => {
+    const tool = {
       name: "delete_user",
       inputSchema: { type: "object", properties: { id: { type: "string" } } },
+    };
+    const strict = scanTools([tool], STRICT_POLICY).results[0]!.findings;
+    expect(strict.find((x) => x.code === "SCAN003")).toMatchObject({
+      grade: "fail",
+      pointer: "/inputSchema",
     });
+    const f = scanOne(tool);
     expect(codesOf(f)).toEqual(["SCAN003"]);
-    expect(f[0]).toMatchObject({ grade: "fail", pointer: "/inputSchema" });
+    expect(f[0]).toMatchObject({ grade: "warn", pointer: "/inputSchema" });
+    expect(RULES.SCAN003.grade).toBe("fail");
+  });
+  it("an open schema the MCP SDK wrote (1.x draft-07, 2.x 2020-12) is a warning under every policy", () => {
+    const sdk1 = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "object",
+      properties: { id: { type: "string" } },
+    };
+    const sdk2 = {
+      type: "object",
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      properties: { id: { type: "string" } },
+    };
+    for (const inputSchema of [sdk1, sdk2]) {
+      const f = scanTools([{ name: "delete_user", inputSchema }], STRICT_POLICY).results[0]!
+        .findings;
+      const open = f.find((x) => x.code === "SCAN003");
+      expect(open?.grade).toBe("warn");
+      expect(open?.message).toMatch(/MCP SDK [12]\.x zod conversion/);
+    }
+    // Not the SDK's shape: another draft, a loose object, a hand-written schema.
+    for (const inputSchema of [
+      { type: "object", properties: {}, $schema: "http://json-schema.org/draft-04/schema#" },
+      { ...sdk1, additionalProperties: {} },
+      { type: "object", properties: { id: { type: "string" } } },
+    ]) {
+      const f = scanTools([{ name: "delete_user", inputSchema }], STRICT_POLICY).results[0]!
+        .findings;
+      expect(f.find((x) => x.code === "SCAN003")?.grade).toBe("fail");
+    }
   });
   it("warns a read tool whose inputSchema is open, and a tool with no inputSchema", () => {
     expect(codesOf(scanOne({ name: "get_user", inputSchema: { type: "object" } }))).toEqual([
@@ -288,7 +325,8 @@ describe("SCAN012: duplicate and look-alike names", () => {
       ],
       PERMISSIVE_POLICY,
     );
-    const findings = report.results.map((r) => r.findings);
+    // The tools' results (get_issue and send_email also make a toxic flow, after them).
+    const findings = report.results.filter((r) => r.kind === "tool").map((r) => r.findings);
     expect(findings.map((f) => codesOf(f))).toEqual([
       ["SCAN012"],
       ["SCAN012", "SCAN012"], // the look-alike, and its own mixed scripts
@@ -353,19 +391,21 @@ describe("rule catalog", () => {
       ["SCAN011", "fail"],
       ["SCAN012", "fail"],
       ["SCAN013", "fail"],
+      ["SCAN014", "fail"],
+      ["SCAN015", "fail"],
     ]);
   });
   it("exit code is the worst grade", () => {
     const pass = { name: "get_a", inputSchema: closed() };
     const warn = { name: "get_b" };
-    const fail = { name: "delete_c" };
+    const fail = { name: "get_c", inputSchema: closed({ x: { $ref: "https://x.example/s" } }) };
     expect(scanTools([pass]).exitCode).toBe(0);
     expect(scanTools([pass, warn]).exitCode).toBe(1);
     expect(scanTools([pass, warn, fail]).exitCode).toBe(2);
     expect(byTool(scanTools([pass, warn, fail]))).toEqual({
       get_a: [],
       get_b: ["SCAN004"],
-      delete_c: ["SCAN003"],
+      get_c: ["SCAN009"],
     });
   });
 });

@@ -153,6 +153,51 @@ describe("the SARIF Multitool accepts our SARIF", () => {
     expect(await validate(sarif)).toEqual([]);
   });
 
+  it("toxic flows across the servers of a client config: related locations, a suppressed flow", async () => {
+    const closed = { type: "object", properties: {}, additionalProperties: false };
+    const config = join(work, "claude_desktop_config.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          web: {
+            command: "web",
+            tools: [
+              {
+                name: "fetch_url",
+                inputSchema: { ...closed, properties: { url: { type: "string", format: "uri" } } },
+              },
+            ],
+          },
+          files: { command: "files", tools: [{ name: "read_file", inputSchema: closed }] },
+          mail: {
+            command: "mail",
+            tools: [
+              { name: "send_email", inputSchema: closed, annotations: { destructiveHint: true } },
+            ],
+          },
+        },
+      }),
+    );
+    const suppressions = join(work, "flow-suppressions.json");
+    writeFileSync(
+      suppressions,
+      JSON.stringify({
+        version: 1,
+        suppressions: [
+          { tool: "send_email", code: "SCAN015", reason: "a person approves every mail" },
+        ],
+      }),
+    );
+    const sarif = await scanSarif([config, "--suppressions", suppressions], { cwd: work });
+    const results = JSON.parse(sarif).runs[0].results;
+    expect(results.map((r: { ruleId: string }) => r.ruleId)).toEqual(["SCAN014", "SCAN015"]);
+    expect(results[0].relatedLocations.length).toBe(4);
+    expect(results[0].locations[0].logicalLocations[0].fullyQualifiedName).toBe("web/fetch_url");
+    expect(results[1].suppressions[0].justification).toContain("a person approves every mail");
+    expect(await validate(sarif)).toEqual([]);
+  });
+
   it("a warning at a byte of a file (not UTF-8): a notification with a byte region", async () => {
     const file = join(work, "latin1.json");
     writeFileSync(

@@ -88,6 +88,8 @@ export const CONCEPTS = {
   PARAM_CONDITION: "a condition on a parameter's value: if true, when set, if omitted, if exists",
   SCOPE_ALL: "everything: all, every, entire, full, complete, verbatim",
   VALUE_OF: "a value made from data: the value of, the contents of, the output of, built from",
+  FIELD: "a parameter or field named in prose: the remark field, a query parameter, the header",
+  COPY_TO: "a copy sent on the side: BCC, CC, send a copy, forward a copy",
   TOOL_WORD: "the word for a tool: tool, tools, integration, server, plugin, connector",
   OTHERNESS: "a determiner of other things: other, another, any, every, competing, built-in",
   SOURCE: "where data is found: from the conversation, visible to you, on disk, you have seen",
@@ -134,6 +136,7 @@ export const POLAR: ReadonlySet<Concept> = new Set<Concept>([
   "DISPARAGE",
   "RETAIN",
   "SHARED",
+  "COPY_TO",
   "GRANT",
   "REQUIRE",
 ]);

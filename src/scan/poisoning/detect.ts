@@ -9,6 +9,7 @@ import { detectCommands } from "./commands.js";
 import { detectConcealment } from "./concealment.js";
 import { detectEncoded } from "./encoded.js";
 import { detectEncodedText } from "./encodings.js";
+import { detectConcepts, NO_TOOL, type ToolContext } from "./engine/run.js";
 import { printableExcerpt } from "./excerpt.js";
 import { detectExfiltration, detectSideChannel } from "./exfiltration.js";
 import { detectFenced } from "./fenced.js";
@@ -20,7 +21,6 @@ import { detectOverride } from "./override.js";
 import { dropExplainedPhraseHits } from "./phrase-context.js";
 import { detectShadowing, detectTampering, ownNameSkipCount } from "./shadowing.js";
 import { detectSideEffects } from "./side-effects.js";
-import { detectConcepts, NO_TOOL, type ToolContext } from "./engine/run.js";
 import type { InjectionFinding, RawHit, TextSite } from "./types.js";
 
 /**

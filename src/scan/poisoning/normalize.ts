@@ -213,12 +213,41 @@ class Builder {
 }
 
 /** What one code point (not a space, control or invisible) becomes in the matching form. */
-function foldCodePoint(cp: number): string {
+function foldCodePoint(cp: number, lookAlikes = true): string {
   let folded = "";
   for (const ch of String.fromCodePoint(cp).normalize("NFKC")) {
-    if (!isDroppedMark(ch)) folded += foldConfusable(ch);
+    if (!isDroppedMark(ch)) folded += lookAlikes ? foldConfusable(ch) : ch;
   }
   return folded;
+}
+
+const WORD_LETTER = /[\p{L}\p{M}]/u;
+
+/**
+ * For each unit of `text`, whether it belongs to a word that holds an ASCII letter.
+ * A look-alike letter is folded to Latin only there: "іgnоre" mixes scripts in one word
+ * and is an attack, "сообщай" is Russian and stays Russian.
+ */
+function latinWords(text: string): Uint8Array {
+  const n = text.length;
+  const marks = new Uint8Array(n);
+  let start = 0;
+  let latin = false;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 0x20;
+    const letter =
+      (c >= 0x41 && c <= 0x5a) ||
+      (c >= 0x61 && c <= 0x7a) ||
+      (c >= 0x80 && WORD_LETTER.test(text[i]!));
+    if (letter) {
+      if (c < 0x80) latin = true;
+      continue;
+    }
+    if (latin) marks.fill(1, start, i);
+    start = i + 1;
+    latin = false;
+  }
+  return marks;
 }
 
 /** Length of an ANSI escape sequence starting at `i` (ESC or C1 CSI), bounded. */
@@ -372,6 +401,8 @@ export function build(original: string): NormalizedText {
   // Folding one code point (NFKC, marks, look-alikes) is a pure function of it and costs
   // a normalize call; a text repeats its letters, so each is folded once per text.
   const seen = new Map<number, string>();
+  const seenPlain = new Map<number, string>();
+  const inLatinWord = latinWords(original);
   const n = original.length;
   let i = 0;
   while (i < n) {
@@ -412,10 +443,12 @@ export function build(original: string): NormalizedText {
       i++;
       continue;
     }
-    let folded = seen.get(cp);
+    const lookAlikes = inLatinWord[i] === 1;
+    const memo = lookAlikes ? seen : seenPlain;
+    let folded = memo.get(cp);
     if (folded === undefined) {
-      folded = foldCodePoint(cp);
-      seen.set(cp, folded);
+      folded = foldCodePoint(cp, lookAlikes);
+      memo.set(cp, folded);
     }
     for (let k = 0; k < folded.length; k++) out.push(folded.charCodeAt(k), i, i + width);
     i += width;

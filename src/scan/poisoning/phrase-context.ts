@@ -41,7 +41,7 @@ function namesParameter(sentence: string, tool: ToolContext): boolean {
 function sentenceOf(text: string, start: number, end: number): string {
   const from = Math.max(text.lastIndexOf(". ", start), text.lastIndexOf("\n", start));
   const stop = text.indexOf(". ", end);
-  return text.slice(from < 0 ? 0 : from, stop < 0 ? text.length : stop);
+  return text.slice(Math.max(from, 0), stop < 0 ? text.length : stop);
 }
 
 /**

@@ -6,8 +6,8 @@
  * poisoning: the false requirement alone steers the model into collecting the secret.
  */
 import { CONCEPT_ID } from "./concepts.js";
-import { nameConceptsOf } from "./engine/run.js";
 import { foldToken } from "./engine/fold.js";
+import { nameConceptsOf } from "./engine/run.js";
 import type { InjectionFinding } from "./types.js";
 
 /** One parameter as the tool walk saw it. */

@@ -1,3 +1,4 @@
+/** SCAN011: MCP annotations that claim less than the tool's name or arguments show. */
 import type { ToolDefinition } from "../../pins/types.js";
 import type { CapabilityProfile } from "../capabilities.js";
 import type { Finding } from "../types.js";
@@ -6,7 +7,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
- * SCAN011: annotations that claim less than the evidence shows. Clients relax approval
+ * SCAN011: annotations that claim less than the firm evidence shows. Clients relax approval
  * for read-only and non-destructive tools, so such a hint is how a dangerous tool hides.
  * Appended to `findings`.
  */
@@ -38,20 +39,15 @@ export function annotationFindings(
       message: `destructiveHint is false but the ${evidence.evidence} says the tool can ${verb(evidence.access)}`,
     });
   }
-  if (a.openWorldHint === false) {
-    const net = profile.capabilities.find(
-      (c) =>
-        (c.capability === "net.outbound" || c.capability === "net.socket") &&
-        c.source !== "annotation",
-    );
-    if (net) {
-      findings.push({
-        code: "SCAN011",
-        grade: "fail",
-        pointer: "/annotations/openWorldHint",
-        message: `openWorldHint is false but the ${net.evidence} says the tool reaches the network`,
-      });
-    }
+  // Only a word that says the tool goes out (fetch, web, download) contradicts a closed
+  // world; a URL argument or a `webhook` noun names a network thing a closed service keeps.
+  if (a.openWorldHint === false && profile.openWorldEvidence !== null) {
+    findings.push({
+      code: "SCAN011",
+      grade: "fail",
+      pointer: "/annotations/openWorldHint",
+      message: `openWorldHint is false but the ${profile.openWorldEvidence} says the tool reaches the open network`,
+    });
   }
   return findings;
 }

@@ -1,3 +1,4 @@
+/** The rule catalog: each SCANxxx code's name, catalog grade, title and help. */
 import type { Grade, RuleCode } from "../types.js";
 
 /** Metadata of one rule: the default grade, a title, and why it exists. */
@@ -20,8 +21,9 @@ const rule = (
 ): RuleInfo => Object.freeze({ code, name, grade, title, help });
 
 /**
- * Every rule, by code, with its default grade. The grades are calibrated against the real
- * servers in the shared corpus; docs/scan-tools.md says why each one is what it is.
+ * Every rule, by code, with its catalog grade (a policy's `grades` may replace it:
+ * `permissive` warns SCAN003, SCAN014 and SCAN015). The grades are calibrated against
+ * the real servers in the shared corpus; docs/scan-tools.md says why each one is what it is.
  *
  * @example
  * ```ts
@@ -121,6 +123,20 @@ export const RULES: Readonly<Record<RuleCode, RuleInfo>> = Object.freeze({
     "Schema cannot be analysed",
     "The schema is not an object, or is deeper or larger than the analysis bounds. A contract nobody can read is refused: flatten the schema.",
   ),
+  SCAN014: rule(
+    "SCAN014",
+    "exfiltration-path",
+    "fail",
+    "Toxic flow: untrusted content, private data and a public sink in one agent",
+    "Together, these tools let an instruction planted in text an outsider wrote make the agent read private data and send it out. Remove the tools of one leg from the configuration, put a human approval on the sinks, or correct a wrong label in a policy file (docs/toxic-flows.md).",
+  ),
+  SCAN015: rule(
+    "SCAN015",
+    "destructive-injection-path",
+    "fail",
+    "Toxic flow: untrusted content and a destructive tool in one agent",
+    "Together, these tools let an instruction planted in text an outsider wrote make the agent delete, overwrite or run something. Remove one leg's tools, put a human approval on the destructive ones, or correct a wrong label in a policy file (docs/toxic-flows.md).",
+  ),
 });
 
 /**
@@ -129,7 +145,7 @@ export const RULES: Readonly<Record<RuleCode, RuleInfo>> = Object.freeze({
  * @example
  * ```ts
  * import { RULE_CODES } from "agent-airlock/scan";
- * console.log(RULE_CODES.length); // 13
+ * console.log(RULE_CODES.length); // 15
  * ```
  */
 export const RULE_CODES: readonly RuleCode[] = Object.freeze(Object.keys(RULES) as RuleCode[]);

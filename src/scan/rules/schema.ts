@@ -8,6 +8,7 @@ import {
   type SchemaNode,
   walkSchema,
 } from "../schema-walk.js";
+import { sdkConversion } from "../sdk-schema.js";
 import { splitWords, wordStartFilter } from "../tokens.js";
 import type { Finding } from "../types.js";
 import { SENSITIVE_ARGUMENT_TOKENS } from "../vocabulary.js";
@@ -63,11 +64,14 @@ export function schemaFindings(
     const open = isOpen(input);
     if (open !== null) {
       const destructive = profile.mutating && !profile.additiveOnly;
+      // The SDK's own validation drops undeclared arguments: the open contract is a
+      // warning even on a mutating tool (sdk-schema.ts).
+      const sdk = destructive && isObject(input) ? sdkConversion(input) : null;
       findings.push({
         code: destructive ? "SCAN003" : "SCAN004",
-        grade: destructive ? "fail" : "warn",
+        grade: destructive && sdk === null ? "fail" : "warn",
         pointer: "/inputSchema",
-        message: `${destructive ? "mutating tool" : "tool"} accepts undeclared arguments: ${open}`,
+        message: `${destructive ? "mutating tool" : "tool"} accepts undeclared arguments: ${open}${sdk === null ? "" : ` (the schema is ${sdk}, whose own validation drops undeclared arguments before the handler runs)`}`,
       });
     }
     if (isObject(input)) walkInput(input, findings);

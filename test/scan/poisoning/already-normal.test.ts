@@ -140,7 +140,9 @@ describe("normalizeText's ASCII path", () => {
 });
 
 describe("normalizeText's general path", () => {
-  it("folds a repeated character the same way each time (each is folded once per text)", () => {
+  // A look-alike folds by the word it sits in (only inside a word that holds ASCII
+  // letters), so the repeat stands as a word of its own.
+  it("folds a repeated word the same way each time (each character is folded once per text)", () => {
     const char = fc.oneof(
       fc.constantFrom(
         "Ｉ",
@@ -164,7 +166,7 @@ describe("normalizeText's general path", () => {
       fc.property(fc.array(char, { minLength: 1, maxLength: 6 }), (chars) => {
         const word = chars.join("");
         const once = normalizeText(`${word}é`).text;
-        expect(normalizeText(`${word}é${word}é`).text).toBe(once + once);
+        expect(normalizeText(`${word}é|${word}é`).text).toBe(`${once}|${once}`);
       }),
       { numRuns: 1000 },
     );

@@ -1,6 +1,9 @@
 /**
- * Capability inference (before the speed work, commit 4b6c34c), kept verbatim as an oracle:
- * test/scan/fast-paths.test.ts checks that the faster code gives the same answers.
+ * Capability inference (before the speed work, commit 4b6c34c), kept as an oracle:
+ * test/scan/fast-paths.test.ts checks that the faster code gives the same answers. Its
+ * word-list lookups are as they were; the toxic-flows branch added, in the same plain
+ * style, the first-verb rule, firm and weak evidence, code arguments, open-world tokens
+ * and the write kept as a state change.
  */
 import type { ToolDefinition } from "../../../src/pins/types.js";
 import { wordTokens } from "../../../src/scan/tokens.js";
@@ -9,15 +12,21 @@ import {
   ACCESS_RANK,
   type Access,
   AMBIGUOUS_VERBS,
+  CODE_ARGUMENTS,
+  CODE_TOKENS,
+  CONJUNCTIONS,
   DB_ARGUMENTS,
   DB_TOKENS,
   DELETE_VERBS,
+  DETACH_VERBS,
   EXEC_ARGUMENTS,
   EXEC_TOKENS,
+  EXECUTION_WORDS,
   FILE_TOKENS,
   MESSAGE_TOKENS,
   NETWORK_ARGUMENTS,
   NETWORK_TOKENS,
+  OPEN_WORLD_TOKENS,
   READ_VERBS,
   RUN_VERBS,
   SECRET_BIGRAMS,
@@ -33,6 +42,7 @@ interface CapabilityProfile {
   access: Access | null;
   /** Access the name and arguments alone suggest (SCAN011 compares annotations with it). */
   evidenceAccess: { access: Access; evidence: string } | null;
+  openWorldEvidence: string | null;
   /** True when the tool mutates: write, delete or exec access, or `destructiveHint: true`. */
   mutating: boolean;
   /** True when annotations say additive-only (`readOnlyHint: false`, `destructiveHint: false`). */
@@ -55,7 +65,7 @@ export function referenceInferCapabilities(
   const openWorld = annotations.openWorldHint;
 
   const tokens = wordTokens(typeof tool.name === "string" ? tool.name : "");
-  const evidence = nameEvidence(tokens, argumentNames(tool.inputSchema));
+  const evidence = nameEvidence(tokens, tool.inputSchema, tool.description);
 
   const explicit = Array.isArray(tool.capabilities)
     ? tool.capabilities.filter((c): c is string => typeof c === "string" && c !== "")
@@ -70,7 +80,8 @@ export function referenceInferCapabilities(
     return {
       capabilities: caps,
       access,
-      evidenceAccess: evidence.access,
+      evidenceAccess: evidence.firm,
+      openWorldEvidence: evidence.openWorld,
       mutating: access !== null && access !== "read",
       additiveOnly: false,
     };
@@ -126,7 +137,8 @@ export function referenceInferCapabilities(
         addCapability(caps, "net.socket", source, why);
         break;
       case "exec":
-        addCapability(caps, "exec.command", source, why);
+        if (!(evidence.weakExec && access === "read"))
+          addCapability(caps, "exec.command", source, why);
         break;
       case "secrets":
         addCapability(caps, "secrets.read", source, why);
@@ -136,6 +148,10 @@ export function referenceInferCapabilities(
   if (chosen?.access === "exec" && evidence.domains.size === 0)
     addCapability(caps, "exec.command", chosen.source, chosen.evidence);
   if (openWorld === true) addCapability(caps, "net.outbound", "annotation", "openWorldHint: true");
+  if (chosen && chosen.access !== "read" && !caps.some((c) => WRITING.has(c.capability))) {
+    const state = chosen.access === "exec" ? "write" : chosen.access;
+    addCapability(caps, `state.${state}`, chosen.source, chosen.evidence);
+  }
   if (caps.length === 0 && chosen) {
     const state = chosen.access === "exec" ? "write" : chosen.access;
     addCapability(caps, `state.${state}`, chosen.source, chosen.evidence);
@@ -145,7 +161,8 @@ export function referenceInferCapabilities(
   return {
     capabilities: caps,
     access,
-    evidenceAccess: evidence.access,
+    evidenceAccess: evidence.firm,
+    openWorldEvidence: evidence.openWorld,
     // Fail closed: a tool is mutating when any evidence says so, even if an annotation
     // narrowed its capabilities (SCAN011 reports the contradiction separately).
     mutating:
@@ -171,6 +188,16 @@ function addCapability(
   caps.push({ capability, source, evidence: why });
 }
 
+const WRITING = new Set([
+  "fs.write",
+  "fs.delete",
+  "db.write",
+  "message.send",
+  "state.write",
+  "state.delete",
+  "exec.command",
+]);
+
 const VERBS: ReadonlySet<string> = new Set(
   [READ_VERBS, WRITE_VERBS, DELETE_VERBS, RUN_VERBS].flatMap((s) => [...s]),
 );
@@ -189,19 +216,32 @@ const KNOWN_WORDS: ReadonlySet<string> = new Set(
     DB_TOKENS,
     SECRET_TOKENS,
     MESSAGE_TOKENS,
+    CONJUNCTIONS,
+    CODE_TOKENS,
+    OPEN_WORLD_TOKENS,
   ].flatMap((s) => [...s]),
 );
 
 interface NameEvidence {
   access: { access: Access; evidence: string } | null;
+  firm: { access: Access; evidence: string } | null;
   domains: Map<Domain, string>;
+  weakExec: boolean;
+  openWorld: string | null;
 }
 
-/** Raise the evidence's access to `a` when that is stronger (the first reason of a rank wins). */
-function raise(evidence: NameEvidence, a: Access, why: string): void {
-  const access = evidence.access;
-  if (access === null || ACCESS_RANK[a] > ACCESS_RANK[access.access])
-    evidence.access = { access: a, evidence: why };
+type Level = { access: Access; evidence: string } | null;
+
+/** The stronger of a level and `a` (the first reason of a rank wins). */
+function stronger(level: Level, a: Access, why: string): Level {
+  return level === null || ACCESS_RANK[a] > ACCESS_RANK[level.access]
+    ? { access: a, evidence: why }
+    : level;
+}
+
+function raise(evidence: NameEvidence, a: Access, why: string, firm: boolean): void {
+  evidence.access = stronger(evidence.access, a, why);
+  if (firm) evidence.firm = stronger(evidence.firm, a, why);
 }
 
 /** Record a domain with its first reason. */
@@ -209,9 +249,21 @@ function domain(evidence: NameEvidence, d: Domain, why: string): void {
   if (!evidence.domains.has(d)) evidence.domains.set(d, why);
 }
 
-function nameEvidence(tokens: readonly string[], args: string[]): NameEvidence {
-  const evidence: NameEvidence = { access: null, domains: new Map<Domain, string>() };
+function nameEvidence(
+  tokens: readonly string[],
+  schema: unknown,
+  description: unknown,
+): NameEvidence {
+  const evidence: NameEvidence = {
+    access: null,
+    firm: null,
+    domains: new Map<Domain, string>(),
+    weakExec: false,
+    openWorld: null,
+  };
   let run: string | null = null;
+  let code = false;
+  let acted = false;
   const first = tokens[0] ?? "";
   const firstIsVerb = VERBS.has(first);
   for (let i = 0; i < tokens.length; i++) {
@@ -222,16 +274,33 @@ function nameEvidence(tokens: readonly string[], args: string[]): NameEvidence {
     }
     if (!KNOWN_WORDS.has(t)) continue;
     const why = `name token "${t}"`;
-    const verbPosition =
-      !AMBIGUOUS_VERBS.has(t) || i === 0 || (i === tokens.length - 1 && !firstIsVerb);
-    if (verbPosition && READ_VERBS.has(t)) raise(evidence, "read", why);
-    if (verbPosition && WRITE_VERBS.has(t)) raise(evidence, "write", why);
-    if (verbPosition && DELETE_VERBS.has(t)) raise(evidence, "delete", why);
+    if (CONJUNCTIONS.has(t)) acted = false;
+    if (CODE_TOKENS.has(t)) code = true;
+    if (OPEN_WORLD_TOKENS.has(t) && evidence.openWorld === null) evidence.openWorld = why;
+    if (VERBS.has(t)) {
+      const ambiguous = AMBIGUOUS_VERBS.has(t);
+      const plainAfter = tokens.slice(i + 1).some((x) => VERBS.has(x) && !AMBIGUOUS_VERBS.has(x));
+      const placed =
+        !ambiguous ||
+        i === 0 ||
+        (i === tokens.length - 1 && !firstIsVerb) ||
+        (i === 1 && !firstIsVerb && !plainAfter);
+      if (placed && !acted) {
+        const firm = !(ambiguous && i !== 0);
+        if (READ_VERBS.has(t)) raise(evidence, "read", why, firm);
+        if (WRITE_VERBS.has(t)) raise(evidence, "write", why, firm);
+        if (DELETE_VERBS.has(t) || DETACH_VERBS.has(t)) {
+          if (DETACH_VERBS.has(t)) evidence.firm = stronger(evidence.firm, "write", why);
+          raise(evidence, "delete", why, firm && !DETACH_VERBS.has(t));
+        }
+        if (RUN_VERBS.has(t)) run = why;
+        acted = true;
+      }
+    }
     if (EXEC_TOKENS.has(t)) {
-      raise(evidence, "exec", why);
+      raise(evidence, "exec", why, true);
       domain(evidence, "exec", why);
     }
-    if (RUN_VERBS.has(t)) run = why;
     if (FILE_TOKENS.has(t)) domain(evidence, "fs", why);
     if (NETWORK_TOKENS.has(t)) domain(evidence, "net", why);
     if (SOCKET_TOKENS.has(t)) domain(evidence, "socket", why);
@@ -239,31 +308,46 @@ function nameEvidence(tokens: readonly string[], args: string[]): NameEvidence {
     if (SECRET_TOKENS.has(t)) domain(evidence, "secrets", why);
     if (MESSAGE_TOKENS.has(t)) domain(evidence, "message", why);
   }
-  for (const arg of args) {
+  const props = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
+  for (const arg of Object.keys(props)) {
     const lower = arg.toLowerCase();
-    if (!EXEC_ARGUMENTS.has(lower) && !NETWORK_ARGUMENTS.has(lower) && !DB_ARGUMENTS.has(lower))
-      continue;
     const why = `argument "${arg}"`;
+    if (CODE_ARGUMENTS.has(lower)) {
+      const own = isObject(props[arg])
+        ? (props[arg] as Record<string, unknown>).description
+        : undefined;
+      let said: string | null = null;
+      for (const [text, whose] of [
+        [own, "its description"],
+        [description, "the tool description"],
+      ] as const) {
+        if (said !== null || typeof text !== "string") continue;
+        const w = wordTokens(text.toLowerCase()).find((x) => EXECUTION_WORDS.has(x));
+        if (w !== undefined) said = `${whose} says "${w}"`;
+      }
+      if (said !== null) {
+        raise(evidence, "exec", `${why} (${said})`, true);
+        domain(evidence, "exec", `${why} (${said})`);
+      }
+    }
     if (EXEC_ARGUMENTS.has(lower)) {
-      raise(evidence, "exec", why);
+      raise(evidence, "exec", why, true);
       domain(evidence, "exec", why);
     }
     if (NETWORK_ARGUMENTS.has(lower)) domain(evidence, "net", why);
     if (DB_ARGUMENTS.has(lower)) domain(evidence, "db", why);
   }
   if (run !== null) {
-    if (evidence.domains.size === 0 && evidence.access === null) {
-      raise(evidence, "exec", run);
+    if (code) {
+      raise(evidence, "exec", run, true);
       domain(evidence, "exec", run);
-    } else raise(evidence, "write", run);
+    } else if (evidence.domains.size === 0 && evidence.access === null) {
+      raise(evidence, "exec", run, false);
+      domain(evidence, "exec", run);
+      evidence.weakExec = true;
+    } else raise(evidence, "write", run, false);
   }
   return evidence;
-}
-
-function argumentNames(schema: unknown): string[] {
-  if (!isObject(schema)) return [];
-  const props = schema.properties;
-  return isObject(props) ? Object.keys(props) : [];
 }
 
 function accessOfCapabilities(caps: string[]): Access | null {

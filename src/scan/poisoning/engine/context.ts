@@ -165,8 +165,8 @@ function isImperative(r: Reading, m: Mention): boolean {
   if (i > 0 && tokens.sentence[i - 1] === tokens.sentence[i] && isAllCaps(r.cased, tokens, i))
     return false;
   if (opensClause(tokens, i)) {
-    // A description's first sentence states the tool's job: "Envía un correo", "Delete a file".
-    return !(r.purposeSentence && tokens.sentence[i] === 0);
+    // A description's first clause states the tool's job: "Envía un correo", "Delete a file".
+    return !(r.purposeSentence && tokens.clause[i] === 0);
   }
   if (
     r.near.find(
@@ -181,7 +181,12 @@ function isImperative(r: Reading, m: Mention): boolean {
     r.near.find(
       i - 5,
       i - 1,
-      (n) => r.isNegator(n) && n.last < i && i - n.last <= 2 && opensClause(tokens, n.first),
+      (n) =>
+        r.isNegator(n) &&
+        !WITHOUT_WORDS.has(tokens.text[n.first]!) &&
+        n.last < i &&
+        i - n.last <= 2 &&
+        opensClause(tokens, n.first),
     ) !== undefined
   );
 }
@@ -194,7 +199,11 @@ function markActs(r: Reading, mentions: readonly Mention[]): void {
       // as written; a negator outside it belongs to another act.
       const own = around.some((n) => n.start >= m.start && n.end <= m.end);
       m.negated =
-        !own && negatedBy(r.tokens, around.filter((n) => negates(r.tokens, n, m)));
+        !own &&
+        negatedBy(
+          r.tokens,
+          around.filter((n) => negates(r.tokens, n, m)),
+        );
       m.imperative = isImperative(r, m);
     }
     if (!SPEECH_IDS.has(m.concept)) m.quoted = false;

@@ -11,10 +11,10 @@ import { CONCEPT_ID, CONCEPT_LIST, type Concept } from "../concepts.js";
 import { SHAPES } from "../lexicon/neutral.js";
 import { COMPILED_SIGNALS } from "../signals/index.js";
 import { candidatesOf, type WordPhrase } from "./compile.js";
-import { phraseAt } from "./phrase.js";
 import type { TextKind } from "./judge.js";
 import { sentenceLanguages } from "./language.js";
 import { borrowedMatcher, matcherFor } from "./matcher.js";
+import { phraseAt } from "./phrase.js";
 import { RUN, type Tokens } from "./tokenize.js";
 
 const WORDS = Math.ceil(CONCEPT_LIST.length / 32);
@@ -60,8 +60,8 @@ const GATED = COMPILED_SIGNALS.flatMap((s) =>
   })),
 );
 
-function markWords(tokens: Tokens, mask: Uint32Array): void {
-  const languages = sentenceLanguages(tokens);
+function markWords(tokens: Tokens, cased: string, mask: Uint32Array): void {
+  const languages = sentenceLanguages(tokens, cased);
   const lists: (readonly WordPhrase[])[] = [];
   for (let i = 0; i < tokens.count; i++) {
     const sentence = tokens.sentence[i]!;
@@ -155,7 +155,7 @@ function needsMet(
 export function mayFire(tokens: Tokens, cased: string, kind: TextKind): boolean {
   const sentences = Math.max(1, tokens.sentences);
   const mask = new Uint32Array(sentences * WORDS);
-  markWords(tokens, mask);
+  markWords(tokens, cased, mask);
   markShapes(cased, sentences, mask);
   markDerived(sentences, mask);
   for (const rule of GATED) {

@@ -4,7 +4,7 @@
  * each word, and for Latin letters the function words each language is known by.
  */
 import { CONCEPT_ID } from "../concepts.js";
-import { FUNCTION_WORDS, SCRIPT_LANGUAGES } from "../lexicon/identify.js";
+import { FUNCTION_WORDS, LETTER_MARKS, SCRIPT_LANGUAGES } from "../lexicon/identify.js";
 import { RUN, type Tokens } from "./tokenize.js";
 
 /** Latin-script function words to the languages they mark. */
@@ -18,6 +18,15 @@ for (const [language, words] of Object.entries(FUNCTION_WORDS)) {
 }
 
 const LATIN = /[A-Za-z\u00c0-\u024f]/;
+
+/** Letters of `lower[start..end]` that point to a language count as one mark each. */
+function letterMarks(lower: string, start: number, end: number, counts: Map<string, number>): void {
+  for (let k = start; k < end; k++) {
+    if (lower.charCodeAt(k) < 0xa1) continue;
+    for (const language of LETTER_MARKS[lower[k]!.toLowerCase()] ?? [])
+      counts.set(language, (counts.get(language) ?? 0) + 1);
+  }
+}
 
 function scriptOf(token: string): string | undefined {
   const first = token[0]!;
@@ -37,7 +46,7 @@ function scriptOf(token: string): string | undefined {
  * console.log(sentenceLanguages(tokenize(text, text))); // ["es"]
  * ```
  */
-export function sentenceLanguages(tokens: Tokens): string[] {
+export function sentenceLanguages(tokens: Tokens, text?: string): string[] {
   const out: string[] = new Array(tokens.sentences).fill("en");
   let i = 0;
   while (i < tokens.count) {
@@ -57,6 +66,7 @@ export function sentenceLanguages(tokens: Tokens): string[] {
       }
       for (const language of MARKS.get(token) ?? [])
         latin.set(language, (latin.get(language) ?? 0) + 1);
+      if (text !== undefined) letterMarks(text, tokens.start[i]!, tokens.end[i]!, latin);
     }
     let best = "en";
     let bestCount = 0;
@@ -70,9 +80,11 @@ export function sentenceLanguages(tokens: Tokens): string[] {
       out[sentence] = best === "zh" && kana ? "ja" : best;
       continue;
     }
+    // Another Latin-script language wins only on evidence: two of its function words and
+    // more than English has (one "a" or "no" says little).
     let top = latin.get("en") ?? 0;
     for (const [language, count] of latin) {
-      if (count > top) {
+      if (count >= 2 && count > top) {
         best = language;
         top = count;
       }

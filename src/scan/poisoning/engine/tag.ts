@@ -9,10 +9,10 @@ import { SHAPES, TOOL_NAME_VERBS } from "../lexicon/neutral.js";
 import { candidatesOf, type Matcher, type WordPhrase, wordMatches } from "./compile.js";
 import { inContext } from "./context.js";
 import { withDerived } from "./derive.js";
-import { byStart, type Mention, mentionAt } from "./mention.js";
-import { phraseAt } from "./phrase.js";
 import { sentenceLanguages } from "./language.js";
 import { borrowedMatcher, matcherFor } from "./matcher.js";
+import { byStart, type Mention, mentionAt } from "./mention.js";
+import { phraseAt } from "./phrase.js";
 import { RUN, type Tokens, tokenAt, tokenize } from "./tokenize.js";
 
 export type { Mention } from "./mention.js";
@@ -46,10 +46,10 @@ const DESTINATION = CONCEPT_ID.DESTINATION;
 const IDENTIFIERS = new Set([TOOL_REF, PARAM_REF, SELF]);
 const POLAR_IDS = new Set([...POLAR].map((c) => CONCEPT_ID[c]));
 
-function tagWords(tokens: Tokens, out: Mention[]): void {
+function tagWords(tokens: Tokens, cased: string, out: Mention[]): void {
   const lists: (readonly WordPhrase[])[] = [];
   const seen = new Set<number>();
-  const languages = sentenceLanguages(tokens);
+  const languages = sentenceLanguages(tokens, cased);
   let sentence = -1;
   let matcher = matcherFor("en");
   let foreign = false;
@@ -138,7 +138,7 @@ function tagShapes(cased: string, tokens: Tokens, context: TagContext, out: Ment
       }
       let start = m.index;
       // Shapes that may start at a separator: the mention starts at the shape itself.
-      while (start < m.index + m[0].length && /[\s'"`(/:,<!#*>[\-]/.test(cased[start]!)) start++;
+      while (start < m.index + m[0].length && /[\s'"`(/:,<!#*>[-]/.test(cased[start]!)) start++;
       const end = m.index + m[0].length;
       if (shape.concept === "TOOL_REF") {
         // Read the match itself (with its backticks) and the words before its opening.
@@ -160,7 +160,7 @@ function tagShapes(cased: string, tokens: Tokens, context: TagContext, out: Ment
 }
 
 /** Words inside a URL, an address or a host name are part of it, not of the sentence (`/send-requests/`, `compliance@example.com`). */
-function dropInsideLinks(cased: string, mentions: Mention[]): void {
+function dropInsideLinks(mentions: Mention[]): void {
   let linkEnd = -1;
   let nameEnd = -1;
   let kept = 0;
@@ -209,10 +209,10 @@ export function tagText(
   tokens: Tokens = tokenize(lower, cased),
 ): Tagged {
   const found: Mention[] = [];
-  tagWords(tokens, found);
+  tagWords(tokens, cased, found);
   tagShapes(cased, tokens, context, found);
   byStart(found);
-  dropInsideLinks(cased, found);
+  dropInsideLinks(found);
   const purpose =
     context.purpose !== undefined && context.purpose.size > 0
       ? context.purpose

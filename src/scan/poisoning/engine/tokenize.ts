@@ -34,7 +34,7 @@ export interface Tokens {
   readonly sentences: number;
 }
 
-const enum C {
+enum C {
   Other = 0,
   Letter = 1,
   Run = 2,

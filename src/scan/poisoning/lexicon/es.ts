@@ -3085,6 +3085,17 @@ export const ES: Lexicon = {
     "las demás",
     "los demás",
   ],
+  FIELD: [
+    "campo",
+    "el campo",
+    "parametro",
+    "parámetro",
+    "argumento",
+    "encabezado",
+    "cabecera",
+    "nota",
+  ],
+  COPY_TO: ["cco", "con copia"],
   TOOL_WORD: [
     "herramienta",
     "herramientas",

@@ -2796,6 +2796,17 @@ export const FR: Lexicon = {
     "similaire",
     "similaires",
   ],
+  FIELD: [
+    "champ",
+    "le champ",
+    "paramètre",
+    "argument",
+    "en tete",
+    "en-tête",
+    "commentaire",
+    "note",
+  ],
+  COPY_TO: ["cci", "en copie"],
   TOOL_WORD: [
     "outil",
     "outils",

@@ -3140,6 +3140,8 @@ export const HI: Lexicon = {
     "dusre",
     "koi bhi",
   ],
+  FIELD: ["फ़ील्ड", "फील्ड", "पैरामीटर", "आर्ग्युमेंट", "हेडर"],
+  COPY_TO: ["बीसीसी"],
   TOOL_WORD: [
     "टूल",
     "टूल्स",

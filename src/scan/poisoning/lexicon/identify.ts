@@ -69,3 +69,31 @@ export const WITHOUT_WORDS: ReadonlySet<string> = new Set([
   "بدون",
   "olmadan",
 ]);
+
+/**
+ * Letters that only some Latin-script languages write, with the languages they point to:
+ * one Turkish "ı" says more than any function word of a three-word sentence.
+ */
+export const LETTER_MARKS: Readonly<Record<string, readonly string[]>> = {
+  ı: ["tr"],
+  ş: ["tr"],
+  ğ: ["tr"],
+  ñ: ["es"],
+  "¿": ["es"],
+  "¡": ["es"],
+  ã: ["pt"],
+  õ: ["pt"],
+  ß: ["de"],
+  ä: ["de"],
+  œ: ["fr"],
+  è: ["fr", "it"],
+  ê: ["fr", "pt"],
+  ô: ["fr", "pt"],
+  û: ["fr"],
+  ù: ["fr", "it"],
+  ò: ["it"],
+  ì: ["it"],
+  ç: ["fr", "pt", "tr"],
+  ü: ["de", "tr"],
+  ö: ["de", "tr"],
+};

@@ -2527,6 +2527,8 @@ export const IT: Lexicon = {
     "simile",
     "simili",
   ],
+  FIELD: ["campo", "il campo", "parametro", "argomento", "intestazione", "nota"],
+  COPY_TO: ["ccn", "in copia"],
   TOOL_WORD: [
     "strumento",
     "strumenti",

@@ -177,7 +177,7 @@ export const SHAPES: readonly Shape[] = [
   {
     concept: "ROLE_LABEL",
     pattern:
-      /(?:^|[\s"'(<!#/*>[\-])(?:assistant|agent|ai|llm|model|ai agents?|note (?:to|for) (?:the )?(?:ai|assistant|model|agent|llm)s?|attention (?:ai|assistant|agent|llm)s?)(?: (?:step|note|instruction|instructions|task|directive|action))?\s?:/gim,
+      /(?:^|[\s"'(<!#/*>[-])(?:assistant|agent|ai|llm|model|ai agents?|note (?:to|for) (?:the )?(?:ai|assistant|model|agent|llm)s?|attention (?:ai|assistant|agent|llm)s?)(?: (?:step|note|instruction|instructions|task|directive|action))?\s?:/gim,
     hint: /:/,
   },
   {

@@ -2712,6 +2712,18 @@ export const PT: Lexicon = {
     "similares",
     "demais",
   ],
+  FIELD: [
+    "campo",
+    "o campo",
+    "parametro",
+    "parâmetro",
+    "argumento",
+    "cabecalho",
+    "cabeçalho",
+    "observacoes",
+    "observações",
+  ],
+  COPY_TO: ["cco", "com copia"],
   TOOL_WORD: [
     "ferramenta",
     "ferramentas",

@@ -2507,6 +2507,8 @@ export const TR: Lexicon = {
     "benzer adlı",
     "dış",
   ],
+  FIELD: ["alan*", "parametre*", "argüman*", "başlık*", "not alanı"],
+  COPY_TO: ["bcc"],
   TOOL_WORD: [
     "araç",
     "aracı",

@@ -12,7 +12,11 @@ export const CONSENT_BYPASS: SignalDeclaration = {
       all: ["CONSENT-|SKIP_CONSENT", "DIRECTIVE|PERMISSION|MODEL|OBEY!|TRANSFER!|DESTROY!|PREAUTH"],
       none: ["SECRET"],
     },
-    { all: ["CONSENT-!"], none: ["SECRET"] },
+    // "Do not ask the user to confirm edits or deletions": an order to skip consent for an act.
+    {
+      all: ["CONSENT-!", "DESTROY|TRANSFER|OBEY|GRANT|ACT_REF|INSTRUCTION|PREAUTH|USER_DATA"],
+      none: ["SECRET"],
+    },
     { all: ["PREAUTH", "OBEY|INSTRUCTION|CONSENT|RULES"] },
   ],
   fires: [

@@ -13,12 +13,12 @@ export const DESTRUCTIVE: SignalDeclaration = {
       all: ["OBEY!|CALL!", "DESTRUCTIVE_COMMAND"],
       ordered: true,
       within: 8,
-      none: ["CONSENT+", "TELL+", "DEFENSIVE"],
+      none: ["CONSENT+", "TELL!", "DEFENSIVE"],
       unlessNamed: ["DESTROY"],
     },
     {
       all: ["DESTROY!|DESTRUCTIVE_COMMAND", "TRIGGER"],
-      none: ["CONSENT+", "TELL+", "DEFENSIVE"],
+      none: ["CONSENT+", "TELL!", "DEFENSIVE"],
       unlessNamed: ["DESTROY"],
     },
     // "If X, delete Y": the condition opens its own clause before the order.
@@ -26,7 +26,7 @@ export const DESTRUCTIVE: SignalDeclaration = {
       all: ["CONDITION", "DESTROY!|DESTRUCTIVE_COMMAND"],
       ordered: true,
       apart: true,
-      none: ["CONSENT+", "TELL+", "DEFENSIVE", "PARAM_CONDITION"],
+      none: ["CONSENT+", "TELL!", "DEFENSIVE", "PARAM_CONDITION"],
       unlessNamed: ["DESTROY"],
     },
   ],

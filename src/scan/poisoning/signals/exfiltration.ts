@@ -4,7 +4,7 @@
  */
 import type { SignalDeclaration } from "./types.js";
 
-const SINK = "DESTINATION|ACCOUNT|THIRD_PARTY|PUBLIC|OTHER_TOOL|TOOL_REF|PARAM_REF";
+const SINK = "DESTINATION|ACCOUNT|THIRD_PARTY|PUBLIC|OTHER_TOOL|TOOL_REF|PARAM_REF|FIELD";
 
 export const EXFILTRATION: SignalDeclaration = {
   id: "exfiltration",
@@ -27,6 +27,11 @@ export const EXFILTRATION: SignalDeclaration = {
         "DIRECTIVE|TRIGGER|ALSO|SCOPE_ALL",
         "USER_DATA|PII",
       ],
+      none: ["DEFENSIVE", "CONSENT+"],
+    },
+    // "Always BCC x@y": a standing copy to a literal address.
+    {
+      all: ["COPY_TO+", "DESTINATION|ACCOUNT", "DIRECTIVE|TRIGGER|ALSO|SCOPE_ALL"],
       none: ["DEFENSIVE", "CONSENT+"],
     },
     // Anything secret sent to a literal outside address.
