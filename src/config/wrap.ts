@@ -1,5 +1,6 @@
-import { copyFileSync, existsSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { type ClientConfig, defaultSection, isRecord } from "./client-config.js";
+import { copyFileSync, existsSync } from "node:fs";
+import { resolveWriteTarget, writeFileAtomic } from "../lib/atomic-write.js";
+import { type ClientConfig, ClientConfigError, defaultSection, isRecord } from "./client-config.js";
 
 /** How the rewritten config launches airlock. */
 export interface AirlockLaunch {
@@ -182,23 +183,34 @@ function reorder(
 /**
  * Write a rewritten config safely: the old file is copied to a backup first
  * (`<file>.airlock-backup`, or `<file>.airlock-backup-<n>` when that exists), then the
- * new text is written to a temporary file and renamed over the old one, keeping its mode.
- * Returns the backup path.
+ * new text replaces it with the shared atomic write (src/lib/atomic-write.ts): through a
+ * symbolic link to its target (a config kept in a dotfiles folder stays linked), keeping
+ * its mode, flushed before it is renamed over the old one. Returns the backup path. No
+ * lock is taken: the client that owns the file would not honour one.
  *
+ * @throws {ClientConfigError} `CLIENT_CONFIG_UNREADABLE` for a link to a missing file or
+ * a path that is not a regular file (nothing is written); the system's error when the
+ * backup or the write fails.
  * @example
  * ```ts
  * import { writeConfigWithBackup } from "./wrap.js";
- * const backup = writeConfigWithBackup(".mcp.json", { mcpServers: {} });
+ * const backup = await writeConfigWithBackup(".mcp.json", { mcpServers: {} });
  * console.log(backup); // ".mcp.json.airlock-backup"
  * ```
  */
-export function writeConfigWithBackup(path: string, document: Record<string, unknown>): string {
+export async function writeConfigWithBackup(
+  path: string,
+  document: Record<string, unknown>,
+): Promise<string> {
+  const target = await resolveWriteTarget(path);
+  if (!target.ok) {
+    throw new ClientConfigError("CLIENT_CONFIG_UNREADABLE", `${path}: ${target.reason}`, {
+      cause: target.cause,
+    });
+  }
   let backup = `${path}.airlock-backup`;
   for (let n = 1; existsSync(backup); n++) backup = `${path}.airlock-backup-${n}`;
-  copyFileSync(path, backup);
-  const mode = statSync(path).mode & 0o777;
-  const temporary = `${path}.airlock-tmp-${process.pid}`;
-  writeFileSync(temporary, `${JSON.stringify(document, null, 2)}\n`, { mode });
-  renameSync(temporary, path);
+  copyFileSync(target.path, backup);
+  await writeFileAtomic(target.path, `${JSON.stringify(document, null, 2)}\n`);
   return backup;
 }

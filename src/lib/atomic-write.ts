@@ -6,17 +6,34 @@
  *   link to a shared file updates that file and the link stays a link (renaming over the
  *   link itself would replace it with a regular file and leave the target stale). A link
  *   to nothing is refused: creating its target somewhere is not what anyone asked.
- * - The file keeps its mode (and, when we are root, its owner). A new file gets 0644
- *   less the umask: a pin file is a reviewed file meant for version control, not a secret.
+ * - The file keeps its mode (and, when we are root, its owner). A new file gets
+ *   {@link NEW_FILE_MODE} (0644) less the umask, or the caller's `newFileMode`: a pin file
+ *   is a reviewed file meant for version control, a delegation registry is private.
+ * - Durable once it returns: the temporary file is flushed before the rename and the
+ *   directory after it, so a power loss leaves the old file or the new one, not an empty
+ *   one (directories that cannot be flushed, as on Windows, are skipped).
  * - Temporary files are named `<name>.airlock-<pid>-<random>.tmp`, so one left by a killed
  *   writer is recognisable, and {@link removeStaleTemporaries} (run under the writer's
  *   lock) deletes those whose process no longer runs.
+ *
+ * Used by every file agent-airlock replaces: pin files, the JSON-file delegation
+ * registry, client configs rewritten by `airlock wrap-config`.
  *
  * Private (src/lib).
  */
 import { randomBytes } from "node:crypto";
 import type { Stats } from "node:fs";
-import { lstat, open, readdir, readlink, realpath, rename, stat, unlink } from "node:fs/promises";
+import {
+  type FileHandle,
+  lstat,
+  open,
+  readdir,
+  readlink,
+  realpath,
+  rename,
+  stat,
+  unlink,
+} from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { isProcessAlive } from "./process-alive.js";
 
@@ -117,11 +134,31 @@ export async function removeStaleTemporaries(target: string): Promise<number> {
 export interface AtomicWriteOptions {
   /** Called after the new text is flushed, just before the rename; a throw aborts the write. */
   beforeCommit?: () => Promise<void>;
+  /** Mode of a file that did not exist (the umask applies). Default {@link NEW_FILE_MODE}. */
+  newFileMode?: number;
+}
+
+/** Make a rename durable: flush the directory (not possible everywhere; then skipped). */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle;
+  try {
+    handle = await open(dir, "r");
+  } catch {
+    return; // Windows cannot open a directory.
+  }
+  try {
+    await handle.sync();
+  } catch {
+    // Some file systems cannot flush a directory: the rename stands, if not yet durably.
+  } finally {
+    await handle.close().catch(() => {});
+  }
 }
 
 /**
  * Replace the regular file `target` (a real path, see {@link resolveWriteTarget}) with
- * `text`, keeping its mode; the temporary file is removed on any failure.
+ * `text`, keeping its mode; the temporary file is removed on any failure. The text is
+ * flushed before the rename and the directory after it.
  *
  * @example
  * ```ts
@@ -140,7 +177,11 @@ export async function writeFileAtomic(
     `${basename(target)}.airlock-${process.pid}-${randomBytes(6).toString("hex")}.tmp`,
   );
   try {
-    const handle = await open(temporary, "wx", before ? 0o600 : NEW_FILE_MODE);
+    const handle = await open(
+      temporary,
+      "wx",
+      before ? 0o600 : (options.newFileMode ?? NEW_FILE_MODE),
+    );
     try {
       await handle.writeFile(text, "utf8");
       if (before) {
@@ -159,4 +200,5 @@ export async function writeFileAtomic(
     await unlink(temporary).catch(() => {});
     throw err;
   }
+  await syncDirectory(dirname(target));
 }

@@ -14,7 +14,7 @@ import {
   writeFileAtomic,
 } from "../lib/atomic-write.js";
 import { readBoundedFile } from "../lib/bounded-read.js";
-import { acquireFileLock, type FileLock } from "../lib/file-lock.js";
+import { type LockRefusal, withFileLock } from "../lib/file-lock.js";
 import { findUtf8Fault } from "../lib/utf8.js";
 import {
   MAX_PIN_FILE_BYTES,
@@ -151,16 +151,15 @@ export function readPinFileText(path: string): Promise<PinFileRead | null> {
   return readIfPresent(path, path);
 }
 
-async function lockPinFile(target: string, shown: string, timeoutMs: number): Promise<FileLock> {
-  const attempt = await acquireFileLock(`${target}.lock`, { timeoutMs });
-  if (attempt.ok) return attempt.lock;
-  if (attempt.fault === "held") {
-    throw new PinFileError(
+/** A refusal of the pin file's lock, as this module's codes. */
+function lockRefusal(shown: string, refusal: LockRefusal): PinFileError {
+  if (refusal.fault === "held") {
+    return new PinFileError(
       "PIN_FILE_LOCKED",
-      `pin file ${shown}: another writer holds its lock (${attempt.reason}); nothing was written`,
+      `pin file ${shown}: another writer holds its lock (${refusal.reason}); nothing was written`,
     );
   }
-  throw unreadable(shown, `cannot write (${attempt.reason})`, attempt.cause);
+  return unreadable(shown, `cannot write (${refusal.reason})`, refusal.cause);
 }
 
 /**
@@ -216,34 +215,36 @@ export async function updatePinFileFrom(
   }
   const target = await resolveWriteTarget(path);
   if (!target.ok) throw unreadable(path, `cannot write: ${target.reason}`, target.cause);
-  const lock = await lockPinFile(target.path, path, lockTimeoutMs);
-  try {
-    await removeStaleTemporaries(target.path);
-    const current = await readIfPresent(target.path, path, known);
-    const text = serializePinFile(update(current?.file ?? null));
-    // Never write a file that would not load back. The text is ours, so it holds no
-    // duplicate key; a file already holding exactly this text is left alone.
-    const read: PinFileRead = { text, file: readPinFileValue(JSON.parse(text)) };
-    if (text === current?.text) return { read, written: false };
-    try {
-      await writeFileAtomic(target.path, text, {
-        beforeCommit: async () => {
-          if (!(await lock.stillHeld())) {
-            throw new PinFileError(
-              "PIN_FILE_LOCKED",
-              `pin file ${path}: its lock was taken over while this write was prepared; nothing was written`,
-            );
-          }
-        },
-      });
-    } catch (err) {
-      if (err instanceof PinFileError) throw err;
-      throw unreadable(path, `cannot write (${(err as Error).message})`, err);
-    }
-    return { read, written: true };
-  } finally {
-    await lock.release();
-  }
+  return withFileLock(
+    `${target.path}.lock`,
+    { timeoutMs: lockTimeoutMs },
+    (refusal) => lockRefusal(path, refusal),
+    async (lock) => {
+      await removeStaleTemporaries(target.path);
+      const current = await readIfPresent(target.path, path, known);
+      const text = serializePinFile(update(current?.file ?? null));
+      // Never write a file that would not load back. The text is ours, so it holds no
+      // duplicate key; a file already holding exactly this text is left alone.
+      const read: PinFileRead = { text, file: readPinFileValue(JSON.parse(text)) };
+      if (text === current?.text) return { read, written: false };
+      try {
+        await writeFileAtomic(target.path, text, {
+          beforeCommit: async () => {
+            if (!(await lock.stillHeld())) {
+              throw new PinFileError(
+                "PIN_FILE_LOCKED",
+                `pin file ${path}: its lock was taken over while this write was prepared; nothing was written`,
+              );
+            }
+          },
+        });
+      } catch (err) {
+        if (err instanceof PinFileError) throw err;
+        throw unreadable(path, `cannot write (${(err as Error).message})`, err);
+      }
+      return { read, written: true };
+    },
+  );
 }
 
 /**

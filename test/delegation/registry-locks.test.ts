@@ -20,6 +20,7 @@ import { generateDelegationKey } from "../../src/guard/did/keys.js";
 import { openFileRegistry } from "../../src/guard/registry/file.js";
 import { withFileLock } from "../../src/guard/registry/file-lock.js";
 import { openSqliteRegistry } from "../../src/guard/registry/sqlite.js";
+import { endedPid, idleProcess } from "../helpers/process.js";
 import { oneLinkChains } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "airlock-registry-locks-"));
@@ -31,22 +32,6 @@ const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) child.kill("SIGKILL");
 });
-
-/** A live process that does nothing (its pid names a lock holder that still runs). */
-function idleProcess(): ChildProcess {
-  const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 120000)"], {
-    stdio: "ignore",
-  });
-  children.push(child);
-  return child;
-}
-
-/** The pid of a process that has ended. */
-async function endedPid(): Promise<number> {
-  const child = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
-  await new Promise((resolve) => child.once("exit", resolve));
-  return child.pid!;
-}
 
 const PID_NAMESPACE = readlinkSync("/proc/self/ns/pid");
 
@@ -63,7 +48,7 @@ describe("file registry: the lock file", () => {
     const path = fresh(".json");
     const registry = await openFileRegistry(path);
     const [c] = await oneLinkChains(generateDelegationKey(), 1);
-    const lock = holdLock(path, idleProcess().pid!);
+    const lock = holdLock(path, idleProcess(children).pid!);
     let released = false;
     const timer = setTimeout(() => {
       released = true;
@@ -80,7 +65,7 @@ describe("file registry: the lock file", () => {
     const path = fresh(".json");
     const registry = await openFileRegistry(path, { lockTimeoutMs: 200 });
     const before = readFileSync(path, "utf8");
-    const holder = idleProcess().pid!;
+    const holder = idleProcess(children).pid!;
     holdLock(path, holder);
     await expect(registry.revoke("j1")).rejects.toMatchObject({
       code: "REGISTRY_BUSY",
@@ -119,7 +104,7 @@ describe("file registry: the lock file", () => {
   it("a lock older than staleLockMs is taken over even while its holder runs", async () => {
     const path = fresh(".json");
     const registry = await openFileRegistry(path, { lockTimeoutMs: 0, staleLockMs: 60_000 });
-    const lock = holdLock(path, idleProcess().pid!);
+    const lock = holdLock(path, idleProcess(children).pid!);
     const old = new Date(Date.now() - 120_000);
     utimesSync(lock, old, old);
     await registry.revoke("j1");

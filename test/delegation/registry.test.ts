@@ -4,6 +4,7 @@
  * SQLite registries. The same contract across real processes is in
  * registry-processes.test.ts.
  */
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,7 @@ import { generateDelegationKey } from "../../src/guard/did/keys.js";
 import { openFileRegistry } from "../../src/guard/registry/file.js";
 import type { RegistryLimits } from "../../src/guard/registry/registry.js";
 import { openSqliteRegistry } from "../../src/guard/registry/sqlite.js";
+import { endedPid, idleProcess } from "../helpers/process.js";
 import {
   closeRegistryKinds,
   REGISTRY_KINDS,
@@ -289,6 +291,64 @@ describe("file registry persistence", () => {
     expect(await reopened.list()).toHaveLength(4);
     expect(await reopened.isRevoked("a")).toBe(true);
     expect(await reopened.isRevoked("b")).toBe(true);
+  });
+});
+
+describe("file registry: the shared atomic write (src/lib/atomic-write.ts)", () => {
+  it("writes through a symbolic link: the link stays a link and its target is the registry", async () => {
+    const { lstatSync, mkdirSync, symlinkSync } = await import("node:fs");
+    mkdirSync(join(dir, "linked"));
+    const target = join(dir, "linked", "real.json");
+    const link = join(dir, "linked", "link.json");
+    writeFileSync(target, '{"version":1,"chains":[],"revoked":[]}\n', { mode: 0o600 });
+    symlinkSync(target, link);
+    const registry = await openFileRegistry(link);
+    await registry.revoke("j1");
+    await registry.close();
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(target, "utf8")).revoked).toEqual(["j1"]);
+  });
+
+  it("a link to a missing file is refused with REGISTRY_IO and nothing is created", async () => {
+    const { mkdirSync, readdirSync, symlinkSync } = await import("node:fs");
+    mkdirSync(join(dir, "dangling"));
+    symlinkSync(join(dir, "dangling", "nowhere.json"), join(dir, "dangling", "r.json"));
+    await expect(openFileRegistry(join(dir, "dangling", "r.json"))).rejects.toMatchObject({
+      code: "REGISTRY_IO",
+      message: expect.stringContaining("missing file"),
+    });
+    expect(readdirSync(join(dir, "dangling"))).toEqual(["r.json"]);
+  });
+
+  it("keeps the mode its owner gave the file (a new one is 0600)", async () => {
+    const { chmodSync } = await import("node:fs");
+    const path = join(dir, "mode.json");
+    const registry = await openFileRegistry(path);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    chmodSync(path, 0o640);
+    await registry.revoke("j1");
+    await registry.close();
+    expect(statSync(path).mode & 0o777).toBe(0o640);
+  });
+
+  it("removes the temporary file a killed writer left, at the next change; a live writer's stays", async () => {
+    const { mkdirSync, readdirSync } = await import("node:fs");
+    mkdirSync(join(dir, "debris"));
+    const path = join(dir, "debris", "r.json");
+    const registry = await openFileRegistry(path);
+    const started: ChildProcess[] = [];
+    const live = idleProcess(started);
+    try {
+      const left = `r.json.airlock-${await endedPid()}-0123456789ab.tmp`;
+      const running = `r.json.airlock-${live.pid}-0123456789ab.tmp`;
+      writeFileSync(join(dir, "debris", left), "{");
+      writeFileSync(join(dir, "debris", running), "{");
+      await registry.revoke("j1");
+      expect(readdirSync(join(dir, "debris")).sort()).toEqual([running, "r.json"].sort());
+    } finally {
+      live.kill("SIGKILL");
+      await registry.close();
+    }
   });
 });
 

@@ -63,3 +63,22 @@ export function runProcess(
 ): Promise<ProcessRun> {
   return startProcess(command, args, options).done;
 }
+
+/**
+ * A live process that does nothing for two minutes (its pid names a lock holder or a
+ * writer that still runs), added to `track` so the caller's `afterEach` kills it.
+ */
+export function idleProcess(track: ChildProcess[]): ChildProcess {
+  const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 120000)"], {
+    stdio: "ignore",
+  });
+  track.push(child);
+  return child;
+}
+
+/** The pid of a process that has ended (what a writer killed with -9 leaves behind). */
+export async function endedPid(): Promise<number> {
+  const child = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
+  await new Promise((resolve) => child.once("exit", resolve));
+  return child.pid!;
+}

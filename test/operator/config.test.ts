@@ -1,4 +1,14 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -195,15 +205,44 @@ describe("client configs", () => {
     );
   });
 
-  it("writes a backup before replacing the file", () => {
+  it("writes a backup before replacing the file", async () => {
     const dir = mkdtempSync(join(tmpdir(), "airlock-config-"));
-    const path = join(dir, ".mcp.json");
-    writeFileSync(path, '{ "mcpServers": {} }\n');
-    const backup = writeConfigWithBackup(path, { mcpServers: { a: { command: "x" } } });
-    expect(backup).toBe(`${path}.airlock-backup`);
-    expect(readFileSync(backup, "utf8")).toBe('{ "mcpServers": {} }\n');
-    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ mcpServers: { a: { command: "x" } } });
-    const second = writeConfigWithBackup(path, { mcpServers: {} });
-    expect(second).toBe(`${path}.airlock-backup-1`);
+    try {
+      const path = join(dir, ".mcp.json");
+      writeFileSync(path, '{ "mcpServers": {} }\n');
+      const backup = await writeConfigWithBackup(path, { mcpServers: { a: { command: "x" } } });
+      expect(backup).toBe(`${path}.airlock-backup`);
+      expect(readFileSync(backup, "utf8")).toBe('{ "mcpServers": {} }\n');
+      expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({
+        mcpServers: { a: { command: "x" } },
+      });
+      const second = await writeConfigWithBackup(path, { mcpServers: {} });
+      expect(second).toBe(`${path}.airlock-backup-1`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("writes a linked config through its link, keeping the target's mode (the shared atomic write)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "airlock-config-"));
+    try {
+      const target = join(dir, "dotfiles-mcp.json");
+      const path = join(dir, ".mcp.json");
+      writeFileSync(target, '{ "mcpServers": {} }\n', { mode: 0o600 });
+      chmodSync(target, 0o600);
+      symlinkSync(target, path);
+      const backup = await writeConfigWithBackup(path, { mcpServers: { a: { command: "x" } } });
+      expect(lstatSync(path).isSymbolicLink()).toBe(true);
+      expect(JSON.parse(readFileSync(target, "utf8"))).toEqual({
+        mcpServers: { a: { command: "x" } },
+      });
+      expect(statSync(target).mode & 0o777).toBe(0o600);
+      expect(readFileSync(backup, "utf8")).toBe('{ "mcpServers": {} }\n');
+      expect(readdirSync(dir).sort()).toEqual(
+        [".mcp.json", ".mcp.json.airlock-backup", "dotfiles-mcp.json"].sort(),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -90,12 +90,12 @@ replaced. Pin each server first: airlock pin --config <file>.
 
 Exit codes: 0 written (or nothing to change, or --dry-run); 2 nothing written.`,
     )
-    .action((options: WrapCliOptions) => {
-      process.exitCode = runWrap(options);
+    .action(async (options: WrapCliOptions) => {
+      process.exitCode = await runWrap(options);
     });
 }
 
-function runWrap(options: WrapCliOptions): number {
+async function runWrap(options: WrapCliOptions): Promise<number> {
   const json = options.output === "json";
   const fail = (message: string) => {
     if (json) writeJson({ exitCode: WRAP_EXIT.error, error: message });
@@ -135,7 +135,7 @@ function runWrap(options: WrapCliOptions): number {
   let backup: string | null = null;
   if (changed && !options.dryRun) {
     try {
-      backup = writeConfigWithBackup(path, result.document);
+      backup = await writeConfigWithBackup(path, result.document);
     } catch (err) {
       return fail(`could not write ${path}: ${(err as Error).message}`);
     }

@@ -3,8 +3,11 @@
  * `serve`, `airlock delegate revoke` runs, a second `serve`) on one host:
  *
  * - every change is a read, change and write under the registry's lock file
- *   (`file-lock.ts`): re-read the file, apply the change to what it holds (limits are
- *   checked there), write a temporary file (mode 0600, fsync), rename it over the registry;
+ *   (`file-lock.ts`, the shared lock of src/lib/file-lock.ts): re-read the file, apply
+ *   the change to what it holds (limits are checked there), and replace the file with
+ *   the shared atomic write (src/lib/atomic-write.ts: a temporary file flushed and
+ *   renamed over it, the folder flushed; through a symbolic link; mode kept, a new file
+ *   0600); temporary files a killed writer left are removed under the lock;
  * - every read first reloads the file when another process replaced it, so a revocation
  *   made elsewhere counts from the next question on.
  *
@@ -16,10 +19,15 @@
  *
  * @module
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { BigIntStats } from "node:fs";
-import { open, realpath, rename, rm, stat } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { open, stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import {
+  removeStaleTemporaries,
+  resolveWriteTarget,
+  writeFileAtomic,
+} from "../../lib/atomic-write.js";
 import { RegistryError } from "../delegation/errors.js";
 import { formatRegistryFile, MAX_REGISTRY_FILE_BYTES, parseRegistryFile } from "./file-format.js";
 import { type FileLockSettings, type LockCheck, withFileLock } from "./file-lock.js";
@@ -174,6 +182,7 @@ export class FileRegistry extends MemoryRegistry {
   #change<T>(fn: () => Promise<T>): Promise<T> {
     return this.#exclusive(() =>
       withFileLock(`${this.#file}.lock`, this.#lock, async (stillHeld) => {
+        await removeStaleTemporaries(this.#file);
         const missing = await this.#refresh(true);
         const before = this.changes;
         const result = await fn();
@@ -280,24 +289,12 @@ export class FileRegistry extends MemoryRegistry {
 
   async #write(stillHeld: LockCheck): Promise<void> {
     const body = formatRegistryFile(this.snapshot());
-    const dir = dirname(this.#file);
-    const tmp = join(dir, `.${basename(this.#file)}.${randomBytes(6).toString("hex")}.tmp`);
     try {
-      const handle = await open(tmp, "wx", 0o600);
-      try {
-        await handle.writeFile(body, "utf8");
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await stillHeld();
-      await rename(tmp, this.#file);
+      await writeFileAtomic(this.#file, body, { newFileMode: 0o600, beforeCommit: stillHeld });
     } catch (err) {
-      await rm(tmp, { force: true }).catch(() => {});
       if (err instanceof RegistryError) throw err;
       throw io("write", this.path, err);
     }
-    await syncDirectory(dir);
     const info = await this.#stat();
     if (info === undefined) throw io("write", this.path, new Error("the file vanished"));
     this.#seen = {
@@ -340,33 +337,17 @@ export class FileRegistry extends MemoryRegistry {
 /**
  * The file a registry path names: through a link to its target (so a write replaces the
  * target, not the link), and the same for every spelling of the path, so that every
- * process locks the same lock file.
+ * process locks the same lock file. A link to nothing, or a path that is not a regular
+ * file, is refused.
  */
 async function resolveFile(path: string): Promise<string> {
-  try {
-    return await realpath(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw io("open", path, err);
+  const target = await resolveWriteTarget(path);
+  if (!target.ok) {
+    throw new RegistryError("REGISTRY_IO", `cannot open ${path}: ${target.reason}`, {
+      cause: target.cause,
+    });
   }
-  try {
-    return join(await realpath(dirname(resolve(path))), basename(path));
-  } catch (err) {
-    throw io("open", path, err);
-  }
-}
-
-/** Make a rename durable: fsync the directory (not possible everywhere; then skipped). */
-async function syncDirectory(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, "r");
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Windows and some file systems cannot open or fsync a directory.
-  }
+  return target.path;
 }
 
 /**
