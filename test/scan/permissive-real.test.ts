@@ -10,15 +10,6 @@ import { expect, it } from "vitest";
 import { loadToolDefs, PERMISSIVE_POLICY, scanTools } from "../../src/scan/index.js";
 import { corpusPath, describeCorpus } from "../helpers/corpus.js";
 
-/**
- * The one SCAN002 false positive of the poisoning detector (src/scan/poisoning/) on this
- * corpus: hevy's server instructions, an honest note on how to call its tools ("always
- * call the exact tool name and pass inputs in the tools/call arguments object") read as
- * tool shadowing. It is on the server's instructions, not on a tool: no tool of the 2,023
- * fails SCAN002 (checked below). This test allows it; it does not ask for it.
- */
-const DETECTOR_EXCEPTIONS = new Set(["hevy/hevy SCAN002"]);
-
 /** True findings: each server claims less in an annotation than the tool does. */
 const TRUE_CONTRADICTIONS = ["mobile/mobile_terminate_app SCAN011", "ssh/read-command SCAN011"];
 
@@ -42,8 +33,8 @@ describeCorpus("real servers under permissive (real-servers-wide, one server at 
     }
     expect(tools).toBe(2023);
     const unique = [...new Set(fails)].sort();
-    expect(unique.filter((f) => !DETECTOR_EXCEPTIONS.has(f))).toEqual(TRUE_CONTRADICTIONS);
-    // The detector flags none of the 2,023 tools, at any grade.
+    expect(unique).toEqual(TRUE_CONTRADICTIONS);
+    // The detector flags none of the 2,023 tools, at any grade, nor any server's instructions.
     expect(toolScan002).toBe(0);
     // The open schemas the MCP SDK wrote itself are recognised as such (issue 13, item 5).
     expect(sdkOpen).toBeGreaterThan(150);

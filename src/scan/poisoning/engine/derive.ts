@@ -12,6 +12,7 @@ import { type Tokens, WORD } from "./tokenize.js";
 const TOOL_WORD = CONCEPT_ID.TOOL_WORD;
 const OTHERNESS = CONCEPT_ID.OTHERNESS;
 const OTHER_TOOL = CONCEPT_ID.OTHER_TOOL;
+const MODIFIER_AFTER = CONCEPT_ID.MODIFIER_AFTER;
 const SECRET = CONCEPT_ID.SECRET;
 const HIGH_VALUE_SECRET = CONCEPT_ID.HIGH_VALUE_SECRET;
 const SENSITIVE_SERVICE = CONCEPT_ID.SENSITIVE_SERVICE;
@@ -70,6 +71,13 @@ function otherTools(
 ): void {
   for (const word of mentions) {
     if (word.concept !== TOOL_WORD) continue;
+    // "the exact tool name", "the tool id": a property of a tool, not a tool.
+    const property = near.find(
+      word.last + 1,
+      word.last + 1,
+      (m) => m.concept === MODIFIER_AFTER && m.first === word.last + 1,
+    );
+    if (property !== undefined) continue;
     const other = near.find(
       word.first - OTHERNESS_REACH - 2,
       word.first - 1,
