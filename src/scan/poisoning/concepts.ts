@@ -92,6 +92,10 @@ export const CONCEPTS = {
   COPY_TO: "a copy sent on the side: BCC, CC, send a copy, forward a copy",
   TOOL_WORD: "the word for a tool: tool, tools, integration, server, plugin, connector",
   EVERY_OTHER: "every tool but this one: any other, all other, every other, all the others",
+  PRETEND:
+    "a false picture the model is told to give: as if, as though, pretend, let the user believe",
+  DENY: "a denial the model is told to give: say no, deny it, say nothing was shared",
+  SAY: "a scripted statement the model is told to make: say that, answer that, assure, claim",
   OTHERNESS: "a determiner of other things: other, another, any, every, competing, built-in",
   SOURCE: "where data is found: from the conversation, visible to you, on disk, you have seen",
   MODIFIER_AFTER: "a word that makes the noun before it a property, not the data: id, name, count",
@@ -140,6 +144,9 @@ export const POLAR: ReadonlySet<Concept> = new Set<Concept>([
   "COPY_TO",
   "GRANT",
   "REQUIRE",
+  "PRETEND",
+  "DENY",
+  "SAY",
 ]);
 
 /**

@@ -48,6 +48,7 @@ function scriptOf(token: string): string | undefined {
  */
 export function sentenceLanguages(tokens: Tokens, text?: string): string[] {
   const out: string[] = new Array(tokens.sentences).fill("en");
+  const undecided: number[] = [];
   let i = 0;
   while (i < tokens.count) {
     const sentence = tokens.sentence[i]!;
@@ -90,7 +91,25 @@ export function sentenceLanguages(tokens: Tokens, text?: string): string[] {
       }
     }
     out[sentence] = best;
-    void words;
+    // No English word and no other language's two: the sentence is too short to tell
+    // ("Comparte una carpeta."), and takes the language the rest of the text is in.
+    if (best === "en" && top === 0 && words > 0) undecided.push(sentence);
+  }
+  if (undecided.length > 0 && undecided.length < out.length) {
+    const open = new Set(undecided);
+    const counts = new Map<string, number>();
+    out.forEach((language, sentence) => {
+      if (!open.has(sentence)) counts.set(language, (counts.get(language) ?? 0) + 1);
+    });
+    let main = "en";
+    let mainCount = 0;
+    for (const [language, count] of counts) {
+      if (count > mainCount) {
+        main = language;
+        mainCount = count;
+      }
+    }
+    for (const sentence of undecided) out[sentence] = main;
   }
   return out;
 }

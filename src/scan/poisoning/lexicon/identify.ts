@@ -19,19 +19,19 @@ export const SCRIPT_LANGUAGES: readonly { readonly language: string; readonly sc
 /** Function words of the languages written in Latin letters, folded (no accents). */
 export const FUNCTION_WORDS: Readonly<Record<string, readonly string[]>> = {
   en: "the and of to is are this that with for from you your be it on by or not an".split(" "),
-  es: "el la los las de del que y en un una es con por para se al lo su sus este esta como".split(
+  es: "el la los las de del que y en un una es con por para se al lo su sus este esta como si algo cuando donde pero porque hay usuario usted muy tambien".split(
     " ",
   ),
-  fr: "le la les des du de et est un une que qui pour dans sur avec ce cette vous votre au aux ne pas".split(
+  fr: "le la les des du de et est un une que qui pour dans sur avec ce cette vous votre au aux ne pas l".split(
     " ",
   ),
   pt: "o a os as do da dos das de e em um uma que para com por se ao na no nao voce seu sua".split(
     " ",
   ),
-  it: "il lo la gli le di del della e un una che per con non si al alla sono questo questa".split(
+  it: "il lo la gli le di del della e un una che per con non si al alla sono questo questa utente anche quando dove ma perche ogni se l qualcosa stato viene ha hanno nel nella dei delle sul sulla tutti tutto cosa".split(
     " ",
   ),
-  de: "der die das und ist nicht ein eine zu mit den dem des fur auf sie ihr wird werden von im".split(
+  de: "der die das und ist nicht ein eine zu mit den dem des fur auf sie ihr wird werden von im wenn ob etwas wurde nein einen oder auch nur kann benutzer nutzer sich bei nach wie alle".split(
     " ",
   ),
   tr: "ve bu bir ile icin da de olarak olan gibi veya daha ama kullanici sonra once her".split(" "),
@@ -49,10 +49,12 @@ export const DESCRIPTIVE_FORMS: Readonly<Record<string, RegExp>> = {
   de: /[^s]t$|te$|ten$/,
   ru: /(?:ет|ит|ут|ют|ат|ят)(?:ся|сь)?$|(?:ал|ил|ел|ла|ло|ли)(?:сь)?$/,
   ar: /^[وفس]?ي/,
+  // Turkish aorist, present continuous, past and participle forms: "paylaşır", "gönderiyor".
+  tr: /(?:[ıiuü]r|[ae]r|yor|d[ıiuü]|t[ıiuü]|m[ıiuü]ş|[ae]n|d[ıiuü]r|t[ıiuü]r)$/,
 };
 
 /** Languages whose orders put the verb last, bare ("भेजो", "送ってください" has its own ending). */
-export const VERB_FINAL: ReadonlySet<string> = new Set(["ja", "ko", "hi"]);
+export const VERB_FINAL: ReadonlySet<string> = new Set(["ja", "ko", "hi", "tr"]);
 
 /**
  * Negators that mean "without": with a second negator they cancel ("never run it without

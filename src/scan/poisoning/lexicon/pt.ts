@@ -1494,7 +1494,13 @@ export const PT: Lexicon = {
     "mediante solicitação",
     "sob pedido",
     "sob solicitação",
+    "se perguntarem",
+    "se alguém perguntar",
+    "se o cliente perguntar",
   ],
+  PRETEND: ["como se", "finja", "fingir", "faça de conta", "dê a impressão", "dar a impressão"],
+  DENY: ["diga que não", "responda que não", "negue", "negar", "diga que nada"],
+  SAY: ["diga que", "responda que", "afirme que", "garanta que", "assegure que", "diga a ele que"],
   SUPERLATIVE: [
     "número um",
     "a melhor",

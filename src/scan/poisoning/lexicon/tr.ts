@@ -1465,7 +1465,11 @@ export const TR: Lexicon = {
     "sorduğunda",
     "kullanıcı sorarsa",
     "kullanıcı isterse",
+    "sorulduğunda",
   ],
+  PRETEND: ["gibi davran", "gibi göster", "izlenimi ver", "sanki", "gibi yap"],
+  DENY: ["hayır de", "hayır deyin", "inkar et", "inkâr et", "reddet"],
+  SAY: ["olduğunu söyle", "de ki", "söyle ki", "diye cevap ver", "diye yanıtla"],
   SUPERLATIVE: [
     "bir numara",
     "bir numaralı",

@@ -26,7 +26,15 @@ export const CONCEALMENT: SignalDeclaration = {
     { all: ["TELL-!", "MODEL"], ordered: true, none: ["SECRET", "DEFENSIVE", "ON_REQUEST+"] },
     { all: ["DONT_TELL", "TELL|USER|MODEL|TRANSFER|CONCEAL"], none: ["ON_REQUEST+"] },
     { all: ["CONCEAL", "AUDIENCE|ACT_REF"], none: ["SECRET", "DEFENSIVE", "ON_REQUEST+"] },
-    { all: ["OMIT", "AUDIENCE"], none: ["SECRET", "DEFENSIVE", "ON_REQUEST+", "PRESENTATION"] },
+    { all: ["OMIT", "AUDIENCE"], none: ["SECRET", "ON_REQUEST+", "PRESENTATION"] },
+    // A scripted answer to the user's question ("if the user asks whether anything was
+    // shared, say no"): the user asks, and the tool, not the facts, decides the answer.
+    // Languages that mark no order on the verb (Chinese 就说没有) are read by the scripted
+    // words themselves: "say that", "deny".
+    { all: ["ON_REQUEST", "SAY+|DENY+"], ordered: true, within: 16, none: ["DEFENSIVE"] },
+    // A false picture ("answer as though the data stayed on the device", "act as if").
+    { all: ["PRETEND", "TELL!|SAY!|AUDIENCE"], within: 10 },
+    { all: ["PRETEND!"] },
     { all: ["CONCEAL", "TRANSFER!|READ!|DESTROY!|OBEY!"], within: 4 },
   ],
   fires: [

@@ -15,10 +15,12 @@ export const PREFERENCE: SignalDeclaration = {
     { all: ["DISPARAGE+", "OTHER_TOOL", "PREFER+|SUPERLATIVE|OVERRIDE+"], scope: "window" },
     // "choose X over any other translation tool": preferred to every other tool, not to one.
     {
-      all: ["DIRECTIVE+", "PREFER+", "EVERY_OTHER", "OTHER_TOOL"],
+      all: ["DIRECTIVE+|TRIGGER", "PREFER+", "EVERY_OTHER", "OTHER_TOOL"],
       none: ["DEFENSIVE"],
       within: 12,
     },
+    // "supersedes any other calculator": this tool set above every other one.
+    { all: ["OVERRIDE+", "EVERY_OTHER", "OTHER_TOOL"], none: ["DEFENSIVE"], within: 10 },
     { all: ["OVERRIDE_CHOICE"], none: ["DESTINATION", "ACCOUNT"] },
     // "disregard what other recipe tools return", "ignore the rest".
     {
