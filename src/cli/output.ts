@@ -14,8 +14,29 @@ export interface Palette {
 }
 
 /**
- * Colours for a stream: none when `NO_COLOR` is set, when the stream is not a terminal,
- * or for JSON output (picocolors reads `NO_COLOR`/`FORCE_COLOR` and the terminal).
+ * Whether to colour what goes to a stream: never under `NO_COLOR`; always under a
+ * non-empty `FORCE_COLOR` other than `0`; otherwise only on a terminal. picocolors alone
+ * is not asked, because it also colours whenever `CI` is set, and a pipe in CI must get
+ * plain text like any other pipe.
+ *
+ * @example
+ * ```ts
+ * import { colorEnabled } from "./output.js";
+ * console.log(colorEnabled({ isTTY: false })); // false (unless FORCE_COLOR is set)
+ * ```
+ */
+export function colorEnabled(
+  stream: { isTTY?: boolean },
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== "") return force !== "0" && force !== "false";
+  return stream.isTTY === true && pc.isColorSupported;
+}
+
+/**
+ * Colours for a stream, as {@link colorEnabled} decides (JSON output passes `{}`).
  *
  * @example
  * ```ts
@@ -25,8 +46,7 @@ export interface Palette {
  * ```
  */
 export function paletteFor(stream: { isTTY?: boolean }): Palette {
-  const enabled = pc.isColorSupported && stream.isTTY === true;
-  const colors = pc.createColors(enabled);
+  const colors = pc.createColors(colorEnabled(stream));
   return {
     red: colors.red,
     green: colors.green,

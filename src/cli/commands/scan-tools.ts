@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { readBoundedFileSync } from "../../lib/bounded-read.js";
+import { colorEnabled } from "../output.js";
 
 /** Options of `airlock scan-tools`, as commander parses them. */
 interface ScanToolsFlags {
@@ -131,7 +132,12 @@ async function runScanTools(path: string, flags: ScanToolsFlags): Promise<number
     };
     process.stdout.write(scan.formatSarif(report, { version: VERSION, sourceText }));
   } else {
-    process.stdout.write(scan.formatText(report, { showPassed: flags.hidePassed !== true }));
+    process.stdout.write(
+      scan.formatText(report, {
+        showPassed: flags.hidePassed !== true,
+        color: colorEnabled(process.stdout),
+      }),
+    );
   }
   return report.exitCode;
 }
