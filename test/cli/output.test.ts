@@ -26,7 +26,7 @@ describe("colorEnabled", () => {
 
 describe("scan-tools text through a pipe", () => {
   it("is plain under CI=1 (picocolors alone would colour it)", () => {
-    const env = { ...process.env, CI: "1" };
+    const env: NodeJS.ProcessEnv = { ...process.env, CI: "1" };
     delete env.NO_COLOR;
     delete env.FORCE_COLOR;
     const out = spawnSync(
