@@ -61,22 +61,29 @@ async function pool<T, R>(items: readonly T[], width: number, fn: (item: T) => P
 }
 
 describe.each(SHARED_REGISTRY_KINDS)("$name registry shared by real processes", (kind) => {
-  it("no revocation is lost: `delegate revoke` runs while serve registers chains, and the running and a restarted server deny every revoked chain", {
+  it("no revocation is lost: `delegate revoke` runs while two serve processes register chains, and both running servers and a restarted one deny every revoked chain", {
     timeout: 180_000,
   }, async () => {
     const store = await kind.fresh(dir);
     const root = generateDelegationKey();
     const victims = await oneLinkChains(root, 8);
     const others = await oneLinkChains(root, 600);
-    const server = await startServe(store.target);
-    for (const v of victims) expect((await register(server, v.chain, root.did)).status).toBe(200);
-    for (const v of victims) expect(await decision(server, v.agent, root.did)).toBe("ALLOW");
-    // Registrations keep the serve process writing the store while each revoke runs.
+    const servers = [await startServe(store.target), await startServe(store.target)];
+    for (const [i, v] of victims.entries()) {
+      expect((await register(servers[i % 2]!, v.chain, root.did)).status).toBe(200);
+    }
+    for (const v of victims) {
+      for (const server of servers) expect(await decision(server, v.agent, root.did)).toBe("ALLOW");
+    }
+    // Registrations through both processes keep the store written while each revoke runs.
     let revoking = true;
     let k = 0;
+    const during: Answer[] = [];
     const writers = Promise.all(
-      Array.from({ length: 8 }, async () => {
-        while (revoking && k < others.length) await register(server, others[k++]!.chain, root.did);
+      Array.from({ length: 8 }, async (_, w) => {
+        while (revoking && k < others.length) {
+          during.push(await register(servers[w % 2]!, others[k++]!.chain, root.did));
+        }
       }),
     );
     const exits: (number | null)[] = [];
@@ -88,13 +95,21 @@ describe.each(SHARED_REGISTRY_KINDS)("$name registry shared by real processes", 
     revoking = false;
     await writers;
     expect(exits).toEqual(Array(victims.length).fill(0));
-    expect(k).toBeGreaterThan(0);
-    const running = await Promise.all(victims.map((v) => decision(server, v.agent, root.did)));
-    expect(running).toEqual(Array(victims.length).fill("DENY"));
-    await server.stop();
+    expect(during.length).toBeGreaterThan(0);
+    expect(during.filter((r) => r.status !== 200 || r.body.registered !== true)).toEqual([]);
+    for (const server of servers) {
+      const running = await Promise.all(victims.map((v) => decision(server, v.agent, root.did)));
+      expect(running).toEqual(Array(victims.length).fill("DENY"));
+    }
+    await Promise.all(servers.map((server) => server.stop()));
     const restarted = await startServe(store.target);
     const fresh = await Promise.all(victims.map((v) => decision(restarted, v.agent, root.did)));
     expect(fresh).toEqual(Array(victims.length).fill("DENY"));
+    // Every registration answered `registered: true` meanwhile is stored.
+    const registry = await store.open();
+    const storedIds = new Set((await registry.list()).map((r) => r.id));
+    await registry.close();
+    expect(during.filter((r) => !storedIds.has(r.body.id!))).toEqual([]);
   });
 
   it("two serve processes: every `registered: true` is stored, none is 503, and the per-agent limit (64) holds exactly", {

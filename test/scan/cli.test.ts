@@ -143,6 +143,37 @@ describe("airlock scan-tools", () => {
     });
   });
 
+  it("the shipped CLI as a process, on the campaign's file (bad bytes in a name and a description) and on standard input: exit 1, INPUT_NOT_UTF8 at the first bad byte", {
+    timeout: 120_000,
+  }, () => {
+    // shared/repro/hostile/scan/scan-tests.mjs (garbage): before, exit 0 and the name read as "t\uFFFD\uFFFD".
+    const bytes = Buffer.concat([
+      Buffer.from('[{"name":"t'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('","description":"ok '),
+      Buffer.from([0xc3, 0x28, 0xa0, 0xa1, 0xed, 0xa0, 0x80]),
+      Buffer.from(`","inputSchema":${JSON.stringify(closed)}}]`),
+    ]);
+    const path = join(dir, "campaign-bad-utf8.json");
+    writeFileSync(path, bytes);
+    const offset = '[{"name":"t'.length;
+    for (const [args, source] of [
+      [["scan-tools", path, "--output", "json"], path],
+      [["scan-tools", "-", "--output", "json"], "-"],
+    ] as const) {
+      const out = spawnSync(process.execPath, ["dist/bundle/bin.js", ...args], {
+        input: bytes,
+        env: { ...process.env, NO_COLOR: "1" },
+        timeout: 60_000,
+      });
+      expect(out.status, source).toBe(1);
+      const report = JSON.parse(out.stdout.toString("utf8"));
+      expect(report.problems, source).toEqual([
+        expect.objectContaining({ code: "INPUT_NOT_UTF8", severity: "warning", offset }),
+      ]);
+    }
+  });
+
   it("a missing path is exit 2 with a clear message", async () => {
     const r = await cli(["scan-tools", join(dir, "nope.json")]);
     expect(r.code).toBe(2);
