@@ -128,6 +128,13 @@ export class CallDecisions {
     }
     const refusal = auditor.verdicts.refusalOf(toolName);
     if (refusal !== undefined) return { allowed: false, ...refusal };
+    if (admission.isClosed(toolName)) {
+      return {
+        allowed: false,
+        verdict: "closed",
+        reason: "a listing refused it earlier in the session",
+      };
+    }
     const failure = auditor.verdicts.lastListingFailure;
     if (failure !== null) {
       return {
