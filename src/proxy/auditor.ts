@@ -75,12 +75,15 @@ export class ProxyAuditor {
     }
     if (!this.sink) return;
     if (record.event === "tool_definition_check" && this.repeats(record)) return;
-    const stamped: Record<string, unknown> = {
-      time: new Date().toISOString(),
-      server: this.server,
-    };
-    if (this.observe) stamped.observe = true;
-    for (const [field, value] of Object.entries(record)) stamped[field] = cutText(value);
+    const stamped: Record<string, unknown> = this.observe
+      ? { time: new Date().toISOString(), server: this.server, observe: true, ...record }
+      : { time: new Date().toISOString(), server: this.server, ...record };
+    for (const field in stamped) {
+      const value = stamped[field];
+      if (typeof value === "string" && value.length > AUDIT_TEXT_CHARS) {
+        stamped[field] = `${value.slice(0, AUDIT_TEXT_CHARS)}…`;
+      }
+    }
     try {
       this.sink(stamped as AuditRecord);
     } catch (error) {
@@ -147,12 +150,6 @@ export class ProxyAuditor {
     }
     return false;
   }
-}
-
-function cutText(value: unknown): unknown {
-  return typeof value === "string" && value.length > AUDIT_TEXT_CHARS
-    ? `${value.slice(0, AUDIT_TEXT_CHARS)}…`
-    : value;
 }
 
 /**
