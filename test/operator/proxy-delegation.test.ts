@@ -45,7 +45,7 @@ beforeAll(async () => {
   writeFileSync(chainFile, JSON.stringify({ chain }));
   capabilities = join(dir, "capabilities.json");
   writeFileSync(capabilities, JSON.stringify({ add: "math:add" }));
-});
+}, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 afterEach(stopAll);
 
@@ -81,7 +81,7 @@ async function connect(proxyArgs: string[], serverFlags: string[] = []) {
 const call = (client: Client, name: string, args: Record<string, unknown> = {}) =>
   client.callTool({ name, arguments: args });
 
-describe("airlock proxy --agent --root --chain", () => {
+describe("airlock proxy --agent --root --chain", { timeout: 90_000 }, () => {
   it("runs what the chain grants, refuses the rest with TOOL_NOT_AUTHORIZED, and a drifted tool for its pin verdict", async () => {
     const { client, received, audit, stderr } = await connect(
       delegationArgs("--chain", chainFile),
@@ -131,7 +131,7 @@ describe("airlock proxy --agent --root --chain", () => {
   });
 });
 
-describe("airlock proxy --registry", () => {
+describe("airlock proxy --registry", { timeout: 90_000 }, () => {
   it("grants from a chain in a file registry, and refuses once its link is revoked", async () => {
     const registry = join(dir, "registry.json");
     const opened = await openFileRegistry(registry);
@@ -154,7 +154,7 @@ describe("airlock proxy --registry", () => {
   });
 });
 
-describe("airlock proxy --didis-url", () => {
+describe("airlock proxy --didis-url", { timeout: 90_000 }, () => {
   it("asks a real delegate serve on loopback with its bearer token, and fails closed once it is gone", async () => {
     const tokenFile = join(dir, "airlock.tokens");
     const token = "t0ken-for-the-proxy-test-0123456789";

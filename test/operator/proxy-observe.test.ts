@@ -29,10 +29,10 @@ beforeAll(async () => {
   const file = JSON.parse(readFileSync(pins, "utf8"));
   delete file.servers.rug.tools.huge;
   writeFileSync(pins, JSON.stringify(file));
-});
+}, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("airlock proxy --observe", () => {
+describe("airlock proxy --observe", { timeout: 90_000 }, () => {
   it("lists and forwards what the pins and the delegation would refuse, logging each as would-be refusals", async () => {
     const root = generateDelegationKey();
     const agent = generateDelegationKey();

@@ -31,7 +31,7 @@ beforeAll(async () => {
     ...rugServer(),
   ]);
   expect(pinned.code, pinned.stderr).toBe(0);
-});
+}, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Connect the SDK client; resolves with the error it got and what the proxy said on stderr. */
@@ -57,7 +57,9 @@ async function refusedConnect(proxyArgs: string[]): Promise<{ error: Error; stde
   throw new Error("the proxy started");
 }
 
-describe("airlock proxy refuses to start with a reason the client reads", () => {
+describe("airlock proxy refuses to start with a reason the client reads", {
+  timeout: 90_000,
+}, () => {
   const cases: [string, () => string[], RegExp, string][] = [
     [
       "a missing pin file",

@@ -34,10 +34,10 @@ beforeAll(async () => {
   });
   writeFileSync(join(dir, "keys", "agent.chain.json"), JSON.stringify({ chain }));
   writeFileSync(join(dir, "caps.json"), JSON.stringify({ add: "math:add" }));
-});
+}, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("airlock wrap-config passes the proxy's options through", () => {
+describe("airlock wrap-config passes the proxy's options through", { timeout: 120_000 }, () => {
   it("writes them before the real command, paths absolute; the wrapped entry enforces the delegation; --unwrap restores", async () => {
     const wrapped = await runCli(
       [
@@ -127,13 +127,15 @@ describe("airlock wrap-config passes the proxy's options through", () => {
       [["--unwrap", "--observe"], /--unwrap takes no proxy options \(got --observe\)/],
       [["--max-pages", "0"], /expected a positive integer/],
     ];
-    for (const [extra, problem] of cases) {
-      const run = await runCli(["wrap-config", "--config", config, "--pins", pins, ...extra], {
-        cwd: dir,
-      });
-      expect(run.code, extra.join(" ")).toBe(2);
-      expect(run.stderr, extra.join(" ")).toMatch(problem);
-    }
+    const runs = await Promise.all(
+      cases.map(([extra]) =>
+        runCli(["wrap-config", "--config", config, "--pins", pins, ...extra], { cwd: dir }),
+      ),
+    );
+    cases.forEach(([extra, problem], i) => {
+      expect(runs[i]!.code, extra.join(" ")).toBe(2);
+      expect(runs[i]!.stderr, extra.join(" ")).toMatch(problem);
+    });
     expect(readFileSync(config, "utf8")).toBe(before);
   });
 
