@@ -30,12 +30,6 @@ export interface AuditRecord {
   [field: string]: unknown;
 }
 
-/** The events that record a decision (the others are the proxy's life cycle). */
-export type AuditDecisionEvent = Exclude<
-  AuditRecord["event"],
-  "proxy_start" | "upstream_closed" | "proxy_stop"
->;
-
 /** Where audit records go. */
 export type AuditSink = (record: AuditRecord) => void;
 

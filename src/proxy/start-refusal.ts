@@ -94,7 +94,10 @@ export function answerStartRefusal(options: StartRefusalOptions): Promise<number
         channel.send(startRefusalAnswer((message as JsonRpcMessage).id, options.problem));
         wait(linger);
       },
-      fault: () => finish(),
+      // A line that is not JSON is skipped; one over the size cap stops the reading.
+      fault: (error) => {
+        if (error.code === "PROXY_MESSAGE_TOO_LARGE") finish();
+      },
       end: finish,
     });
     wait(options.firstRequestMs ?? DEFAULT_FIRST_REQUEST_MS);

@@ -140,17 +140,26 @@ async function runAudit(file: string | undefined, options: AuditCliOptions): Pro
   } catch (err) {
     return fail(`reading ${fromStdin ? "stdin" : file} failed: ${(err as Error).message}`);
   }
-  const result = summary.result();
+  return report(fromStdin ? "stdin" : (file as string), filter, stats, summary.result(), options);
+}
+
+/** Print the summary in the chosen format; the exit code depends on the records alone. */
+function report(
+  source: string,
+  filter: AuditFilter,
+  stats: AuditReadStats,
+  result: AuditSummaryResult,
+  options: AuditCliOptions,
+): number {
   const exitCode =
     result.refusals + result.wouldRefuse > 0 ? AUDIT_EXIT.refusals : AUDIT_EXIT.clean;
-  const source = fromStdin ? "stdin" : (file as string);
   const skipped = stats.oversized + stats.notJson + stats.notRecord;
   if (skipped > 0) {
     process.stderr.write(
       `airlock audit: ${skipped} line(s) skipped: ${stats.oversized} over ${options.maxLineBytes} bytes, ${stats.notJson} not JSON, ${stats.notRecord} not audit records\n`,
     );
   }
-  if (json) {
+  if (options.output === "json") {
     writeJson({
       exitCode,
       log: source,
