@@ -15,6 +15,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   proxy: async () => (await import("./commands/proxy.js")).registerProxy,
   "wrap-config": async () => (await import("./commands/wrap-config.js")).registerWrapConfig,
   delegate: async () => (await import("./commands/delegate.js")).registerDelegate,
+  audit: async () => (await import("./commands/audit.js")).registerAudit,
 };
 
 /** The name of every `airlock` subcommand, in registration order. */

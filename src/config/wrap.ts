@@ -17,6 +17,11 @@ export interface WrapOptions {
   pinsPath: string;
   /** Audit log file for every wrapped server (optional). */
   auditLogPath?: string;
+  /**
+   * More `airlock proxy` options for every wrapped server, written before the `--` that
+   * starts the real command (`--observe`, `--agent DID`, ...). Default none.
+   */
+  proxyArgs?: readonly string[];
   /** Pin-file section of a server (default: {@link defaultSection}). */
   sectionOf?: (serverName: string, mapPath: string[]) => string;
 }
@@ -86,6 +91,7 @@ export function wrapConfig(config: ClientConfig, options: WrapOptions): WrapResu
     const section = options.sectionOf?.(server.name, server.mapPath) ?? defaultSection(server);
     const proxyArgs = ["proxy", "--pins", options.pinsPath, "--server", section];
     if (options.auditLogPath) proxyArgs.push("--audit-log", options.auditLogPath);
+    if (options.proxyArgs) proxyArgs.push(...options.proxyArgs);
     const wrapped: Record<string, unknown> = { ...entry };
     wrapped.command = options.airlock.command;
     wrapped.args = [

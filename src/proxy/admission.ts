@@ -53,6 +53,11 @@ export class ToolAdmission {
     return this.admitted?.has(name) === true;
   }
 
+  /** Whether a listing refused `name` earlier in the session. */
+  isClosed(name: string): boolean {
+    return this.closedNames.has(name);
+  }
+
   /** Replace the admitted set with what the proxy's own full listing admits. */
   adoptListing(check: ListingCheck): void {
     this.closeRefused(check);

@@ -1,15 +1,23 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 
-/** One line of the proxy's audit log. */
+/**
+ * One line of the proxy's audit log. A decision (`tool_definition_check`,
+ * `tool_call_check`, `listing_refused`, `request_refused`, `response_dropped`,
+ * `proxy_refused`) carries `verdict` (a stable word or code) and `reason` (a sentence);
+ * `allowed` where something was admitted or refused; `enforced: false` and
+ * `observe: true` in observe mode, where nothing is blocked.
+ */
 export interface AuditRecord {
   /** ISO 8601 time the decision was made. */
   time: string;
   /**
    * What was decided: a listed tool, a call, a request refused for its id, an answer of
-   * the server's that did not reach the client, or a proxy life-cycle event.
+   * the server's that did not reach the client, a start refused, or a proxy life-cycle
+   * event.
    */
   event:
     | "proxy_start"
+    | "proxy_refused"
     | "tool_definition_check"
     | "listing_refused"
     | "tool_call_check"

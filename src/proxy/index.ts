@@ -17,6 +17,12 @@
  * ```
  */
 export { type AuditRecord, type AuditSink, openAuditLog } from "./audit-log.js";
+export {
+  createDelegationGate,
+  type DelegationAnswer,
+  type DelegationGate,
+  type DelegationGateOptions,
+} from "./delegation-gate.js";
 export { ProxyError, type ProxyErrorCode } from "./errors.js";
 export { connectHttpUpstream, type HttpUpstreamOptions } from "./http-upstream.js";
 export { BLOCK_PREFIX, runPinProxy } from "./pin-proxy.js";

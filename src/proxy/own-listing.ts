@@ -103,13 +103,10 @@ export class OwnListing {
     } catch (error) {
       if (this.context.stopping()) return;
       admission.admitNothing();
-      const fault = (error as { fault?: unknown }).fault ?? "unreadable";
-      auditor.record({
-        event: "listing_refused",
-        source: "proxy",
-        fault,
-        detail: (error as Error).message,
-      });
+      auditor.listingFailed(
+        (error as { fault?: unknown }).fault ?? "unreadable",
+        (error as Error).message,
+      );
       this.context.log(`tools/list refused, no tool can be called: ${(error as Error).message}`);
     }
   }

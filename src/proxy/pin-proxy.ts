@@ -8,6 +8,7 @@
 import { AIRLOCK_BLOCK, quoteName } from "../mcp/refusal.js";
 import { ToolAdmission } from "./admission.js";
 import { auditId, ProxyAuditor } from "./auditor.js";
+import { CallDecisions } from "./call-decisions.js";
 import type { ProxyError } from "./errors.js";
 import {
   errorResponse,
@@ -22,7 +23,6 @@ import { LineChannel, type ReceivedMessage } from "./line-channel.js";
 import { DEFAULT_LIST_TIMEOUT_MS, DEFAULT_MAX_PAGES, OwnListing } from "./own-listing.js";
 import {
   batchRefusal,
-  blockedCallAnswer,
   reusedCallRefusal,
   reusedIdRefusal,
   unansweredRequest,
@@ -31,6 +31,7 @@ import { InFlightRequests } from "./request-ids.js";
 import { ServerMessages } from "./server-messages.js";
 import type {
   ClientRequest,
+  HeldCall,
   InFlight,
   PinProxyOptions,
   PinProxyOutcome,
@@ -49,11 +50,6 @@ import type { Upstream } from "./upstream.js";
  * ```
  */
 export const BLOCK_PREFIX = AIRLOCK_BLOCK;
-
-interface HeldCall {
-  received: ReceivedMessage;
-  request: ClientRequest;
-}
 
 /** How long a proxy whose server could not start keeps answering the client with the reason. */
 const START_FAILURE_GRACE_MS = 1_000;
@@ -109,6 +105,7 @@ class PinProxy {
   private readonly admission = new ToolAdmission();
   private readonly listing: OwnListing;
   private readonly fromServer: ServerMessages;
+  private readonly calls: CallDecisions;
   private held: HeldCall[] = [];
   private stopping: Promise<PinProxyOutcome> | null = null;
   private resolveDone: ((outcome: PinProxyOutcome) => void) | undefined;
@@ -117,7 +114,9 @@ class PinProxy {
     this.options = options;
     this.upstream = options.upstream;
     this.log = options.log ?? ((line) => process.stderr.write(`airlock proxy: ${line}\n`));
-    this.auditor = new ProxyAuditor(options.audit, options.server ?? null, this.log);
+    this.auditor = new ProxyAuditor(options.audit, options.server ?? null, this.log, {
+      observe: options.observe === true,
+    });
     this.client = new LineChannel(options.client.input, options.client.output, {
       name: "the client",
       maxMessageBytes: options.maxMessageBytes,
@@ -144,6 +143,24 @@ class PinProxy {
       toClient: (message) => this.toClient(message),
       toClientRaw: (received) => this.toClientRaw(received),
       fault: (error) => void this.stop("upstream_fault", error),
+      observe: options.observe === true,
+    });
+    this.calls = new CallDecisions({
+      admission: this.admission,
+      auditor: this.auditor,
+      gate: options.delegation,
+      observe: options.observe === true,
+      log: this.log,
+      forward: (call) => this.forwardCall(call),
+      answer: (call, message) => {
+        this.inFlight.release(call.request.id);
+        this.toClient(message);
+      },
+      hold: (call) => {
+        this.held.push(call);
+        this.releaseCalls();
+      },
+      listingBusy: () => this.listing.busy,
     });
   }
 
@@ -151,7 +168,15 @@ class PinProxy {
     const done = new Promise<PinProxyOutcome>((resolve) => {
       this.resolveDone = resolve;
     });
-    this.auditor.record({ event: "proxy_start", upstream: this.upstream.description });
+    const gate = this.options.delegation;
+    this.auditor.record({
+      event: "proxy_start",
+      upstream: this.upstream.description,
+      ...(gate && { agent: gate.agent, roots: [...gate.roots] }),
+    });
+    if (this.options.observe) {
+      this.log("OBSERVE MODE: nothing is blocked; what would be refused is only logged");
+    }
     this.upstream
       .start({
         message: (received) => this.fromServer.receive(received),
@@ -234,7 +259,8 @@ class PinProxy {
         event: "request_refused",
         id: auditId(request.id),
         method: request.method,
-        reason: "id_in_flight",
+        verdict: "id_in_flight",
+        reason: "a request with this id (or one that reads as it) is in flight",
       });
       this.toClient(reusedIdRefusal(request.id));
       return;
@@ -263,6 +289,11 @@ class PinProxy {
         this.inFlight.release(call!.request.id);
         return;
       }
+      const waiting = this.calls.cancel(requestId);
+      if (waiting !== undefined) {
+        this.inFlight.release(waiting.request.id);
+        return;
+      }
     }
     this.toServer(received);
     if (m.method === "notifications/initialized") this.listing.refresh();
@@ -279,7 +310,8 @@ class PinProxy {
       event: "tool_call_check",
       toolName,
       allowed: false,
-      reason: "notification",
+      verdict: "notification",
+      reason: "a tools/call without an id is not a request",
     });
     this.log(
       `dropped a tools/call sent as a notification (no id) for ${toolName === null ? "a tool without a name" : quoteName(toolName)}: a call must be a request`,
@@ -375,18 +407,16 @@ class PinProxy {
         event: "tool_call_check",
         toolName,
         allowed: false,
-        reason: "id_reused",
+        verdict: "id_reused",
+        reason: "the client sent another request with this call's id while it was waiting",
       });
       this.toClient(reusedCallRefusal(request.id));
       return;
     }
-    const allowed = toolName !== null && this.admission.allows(toolName);
-    this.auditor.record({ event: "tool_call_check", toolName, allowed });
-    if (!allowed) {
-      this.inFlight.release(request.id);
-      this.toClient(blockedCallAnswer(request.id, toolName));
-      return;
-    }
+    this.calls.decide({ received, request }, toolName);
+  }
+
+  private forwardCall({ received, request }: HeldCall): void {
     request.sent = true;
     if (!this.toServer(received)) this.inFlight.release(request.id);
   }
@@ -405,6 +435,7 @@ class PinProxy {
   ): Promise<PinProxyOutcome> {
     const inFlight = this.inFlight.entries();
     this.inFlight.clear();
+    const waiting = this.calls.drain();
     for (const request of inFlight) {
       if (request.from !== "proxy") continue;
       clearTimeout(request.timer);
@@ -412,7 +443,7 @@ class PinProxy {
     }
     if (error) {
       this.log(`${error.message}; stopping`);
-      this.auditor.record({ event: "upstream_closed", code: error.code, detail: error.message });
+      this.auditor.record({ event: "upstream_closed", code: error.code, reason: error.message });
     }
     if (reason !== "client_closed") {
       // Every request the client is still waiting on gets an answer.
@@ -422,7 +453,9 @@ class PinProxy {
           this.toClient(unansweredRequest(request.id, why, false));
         }
       }
-      for (const call of this.held) this.toClient(unansweredRequest(call.request.id, why, true));
+      for (const call of [...this.held, ...waiting]) {
+        this.toClient(unansweredRequest(call.request.id, why, true));
+      }
       if (error) {
         this.toClient({
           jsonrpc: "2.0",

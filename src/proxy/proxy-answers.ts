@@ -17,23 +17,51 @@ import {
 export type WithheldReason = "id_reused" | "duplicate_id";
 
 /**
- * A `tools/call` the pins do not admit: a tool result with `isError`, which a model reads.
+ * A `tools/call` the proxy refuses: a tool result with `isError`, which a model reads. It
+ * names the verdict (a pin verdict such as `deny_schema_drift`, `closed`, `not_listed`,
+ * or the tool guard's code such as `TOOL_NOT_AUTHORIZED`), the reason, and what to do.
  *
  * @example
  * ```ts
  * import { blockedCallAnswer } from "./proxy-answers.js";
- * console.log(blockedCallAnswer(4, "rm").result); // { content: [{ type: "text", text: "AIRLOCK_BLOCK: tool \"rm\" is not admitted ..." }], isError: true }
+ * const answer = blockedCallAnswer(4, "rm", "deny_unpinned", 'tool "rm" has no pin');
+ * console.log(answer.result); // { content: [{ type: "text", text: "AIRLOCK_BLOCK: tool \"rm\" is not admitted (deny_unpinned): tool \"rm\" has no pin; ..." }], isError: true }
  * ```
  */
-export function blockedCallAnswer(id: unknown, toolName: string | null): JsonRpcMessage {
+export function blockedCallAnswer(
+  id: unknown,
+  toolName: string | null,
+  verdict: string,
+  reason: string,
+): JsonRpcMessage {
   const shown = toolName !== null ? quoteName(toolName) : "without a name";
   return {
     jsonrpc: "2.0",
     id,
     result: blockedToolResult(
-      `tool ${shown} is not admitted by the pins (unpinned, drifted or not listed); the call was not forwarded. Review it with \`airlock check\` and re-approve with \`airlock pin\`.`,
+      `tool ${shown} is not admitted (${verdict}): ${reason}; the call was not forwarded. ${blockHint(verdict)}`,
     ),
   };
+}
+
+/** What the reader of a refused call can do about it. */
+function blockHint(verdict: string): string {
+  switch (verdict) {
+    case "not_listed":
+      return "Use only the tools from tools/list.";
+    case "no_name":
+      return "Name the tool to call.";
+    case "listing_failed":
+      return "The proxy could not list the server's tools; retry once the server answers tools/list.";
+    case "TOOL_NOT_AUTHORIZED":
+      return "The agent's delegation does not grant this tool's capability: have one issued that does (`airlock delegate issue`).";
+    case "GUARD_UNAVAILABLE":
+      return "The delegation verifier could not answer and the proxy fails closed: retry later.";
+    case "GUARD_MISCONFIGURED":
+      return "The proxy's delegation settings cannot check this tool: fix them and restart the client.";
+    default:
+      return "Review it with `airlock check` and re-approve with `airlock pin`.";
+  }
 }
 
 /**

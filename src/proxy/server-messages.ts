@@ -45,6 +45,8 @@ export interface ServerMessagesContext {
   fault(error: ProxyError): void;
   /** True once the proxy is stopping: nothing more reaches the client then. */
   stopping(): boolean;
+  /** Observe mode: a listing reaches the client whole (its refusals are only audited). */
+  observe: boolean;
 }
 
 /**
@@ -138,7 +140,15 @@ export class ServerMessages {
   }
 
   private drop(m: JsonRpcMessage, reason: "unsolicited" | "not_forwarded"): void {
-    this.context.auditor.record({ event: "response_dropped", id: auditId(m.id), reason });
+    this.context.auditor.record({
+      event: "response_dropped",
+      id: auditId(m.id),
+      verdict: reason,
+      reason:
+        reason === "unsolicited"
+          ? "it answers no request the server was sent and has not answered"
+          : "it answers a call the proxy had not forwarded",
+    });
     if (!this.toldDropped) {
       this.toldDropped = true;
       this.context.log(
@@ -153,7 +163,11 @@ export class ServerMessages {
       event: "response_dropped",
       id: auditId(request.id),
       method: request.method,
-      reason,
+      verdict: reason,
+      reason:
+        reason === "id_reused"
+          ? "the client sent another request with the same id while this one was waiting"
+          : "the answer names its id twice",
     });
     this.context.toClient(withheldAnswer(request.id, request.method, reason));
     this.closeRefusedIn(m.result);
@@ -186,12 +200,17 @@ export class ServerMessages {
         : true;
   }
 
-  /** Check one page the client asked for; only admitted tools reach it. */
+  /** Check one page the client asked for; only admitted tools reach it (all of them in observe mode). */
   private filterPage(id: JsonRpcId, result: unknown, cursor: string | undefined): JsonRpcMessage {
     const { auditor } = this.context;
     const tools = (result as { tools?: unknown } | null)?.tools;
     if (typeof result !== "object" || result === null || !Array.isArray(tools)) {
-      auditor.record({ event: "listing_refused", source: "client", fault: "page_not_listing" });
+      auditor.record({
+        event: "listing_refused",
+        source: "client",
+        verdict: "page_not_listing",
+        reason: "the server's answer is not a listing",
+      });
       return errorResponse(
         id,
         RPC_INTERNAL_ERROR,
@@ -202,7 +221,12 @@ export class ServerMessages {
     try {
       check = this.context.guard.checkListing({ tools });
     } catch (error) {
-      auditor.record({ event: "listing_refused", source: "client", fault: "unreadable" });
+      auditor.record({
+        event: "listing_refused",
+        source: "client",
+        verdict: "unreadable",
+        reason: (error as Error).message,
+      });
       return errorResponse(
         id,
         RPC_INTERNAL_ERROR,
@@ -213,19 +237,29 @@ export class ServerMessages {
     const next = (result as { nextCursor?: unknown }).nextCursor;
     const page = this.context.admission.admitPage(tools, check, cursor, next);
     const withheld = [
-      ...page.duplicates.map((toolName) => ({ toolName, verdict: "duplicate" })),
-      ...page.closed.map((toolName) => ({ toolName, verdict: "closed" })),
+      ...page.duplicates.map((toolName) => ({
+        toolName,
+        verdict: "duplicate",
+        reason: "listed again on a later page of the same listing",
+      })),
+      ...page.closed.map((toolName) => ({
+        toolName,
+        verdict: "closed",
+        reason: "refused by an earlier listing: closed for the session",
+      })),
     ];
-    for (const { toolName, verdict } of withheld) {
+    for (const record of withheld) {
       auditor.record({
         event: "tool_definition_check",
         source: "client",
-        toolName,
-        verdict,
+        ...record,
         allowed: false,
+        enforced: !this.context.observe,
       });
     }
-    return { jsonrpc: "2.0", id, result: { ...(result as object), tools: page.kept } };
+    // Observe mode: the client gets the page as the server sent it.
+    const shown = this.context.observe ? tools : page.kept;
+    return { jsonrpc: "2.0", id, result: { ...(result as object), tools: shown } };
   }
 }
 

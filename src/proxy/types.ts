@@ -6,8 +6,10 @@
 import type { Readable, Writable } from "node:stream";
 import type { ListingCheck } from "../pins/types.js";
 import type { AuditSink } from "./audit-log.js";
+import type { DelegationGate } from "./delegation-gate.js";
 import type { ProxyError } from "./errors.js";
 import type { JsonRpcId } from "./json-rpc.js";
+import type { ReceivedMessage } from "./line-channel.js";
 import type { Upstream } from "./upstream.js";
 
 /** What the proxy needs of a pin guard: `ToolDefinitionPinGuard` fits. */
@@ -40,6 +42,18 @@ export interface PinProxyOptions {
    * server that changes a definition without `list_changed`. Default false.
    */
   relistBeforeEachCall?: boolean;
+  /**
+   * Observe mode: judge everything, block nothing. Every listing reaches the client whole
+   * and every call is forwarded; what would have been refused is logged (diagnostics and
+   * audit, each record `observe: true`). Protocol checks (ids, batches, malformed
+   * messages) still apply. Default false.
+   */
+  observe?: boolean;
+  /**
+   * The delegation check (`createDelegationGate`): a call the pins admit is forwarded only
+   * when the gate allows it. Default: none (pins only).
+   */
+  delegation?: DelegationGate;
 }
 
 /** Why the proxy stopped. */
@@ -72,6 +86,12 @@ export interface ClientRequest {
    * any request reaches it: a filtered listing, or an error.
    */
   reused: boolean;
+}
+
+/** A `tools/call` of the client's that the proxy holds until it is judged. */
+export interface HeldCall {
+  received: ReceivedMessage;
+  request: ClientRequest;
 }
 
 /** A request the proxy sends itself (its own `tools/list`). */

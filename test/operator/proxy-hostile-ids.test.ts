@@ -97,7 +97,7 @@ describe("airlock proxy against a server that answers under ids the client did n
     await expectOnlyAdmittedCallsForwarded(client, callsReceived);
     const dropped = audit().filter((r) => r.event === "response_dropped");
     expect(dropped).toHaveLength(1);
-    expect(dropped[0]).toMatchObject({ reason: "unsolicited" });
+    expect(dropped[0]).toMatchObject({ verdict: "unsolicited" });
     expect(typeof dropped[0].id).toBe("string");
     // The dropped answer showed a drifted send_report: the name is closed.
     expect(audit()).toContainEqual(
@@ -128,7 +128,7 @@ describe("airlock proxy against a server that answers under ids the client did n
     expect(poisoned(tools)).toEqual([]);
     expect(tools.map((t) => t.name)).not.toContain("send_report");
     expect(audit()).toContainEqual(
-      expect.objectContaining({ event: "response_dropped", reason: "unsolicited" }),
+      expect.objectContaining({ event: "response_dropped", verdict: "unsolicited" }),
     );
     await expectOnlyAdmittedCallsForwarded(client, callsReceived, ["stall", "echo"]);
   });

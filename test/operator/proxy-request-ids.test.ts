@@ -181,10 +181,10 @@ describe("airlock proxy and tools/call sent as a notification", () => {
       .split("\n")
       .map((line) => JSON.parse(line))
       .filter((r) => r.event === "tool_call_check");
-    expect(records.map((r) => [r.toolName, r.allowed, r.reason])).toEqual([
+    expect(records.map((r) => [r.toolName, r.allowed, r.verdict])).toEqual([
       ["exfiltrate", false, "notification"],
       ["echo", false, "notification"],
-      ["echo", true, undefined],
+      ["echo", true, "allow_pinned"],
     ]);
   });
 });

@@ -7,7 +7,7 @@
  * A second signal cuts the requests still open at once.
  */
 import { type OutputFormat, writeJson } from "../output.js";
-import { parseCount, readPrivateFile, UsageError } from "./delegate-input.js";
+import { parseCount, readTokenFile, UsageError } from "./delegate-input.js";
 import { openRegistry, showRegistry } from "./delegate-registry.js";
 
 /** The flags of `delegate serve`. */
@@ -20,19 +20,6 @@ export interface ServeFlags {
   insecureNoAuth?: boolean;
   shutdownTimeout: string;
   output: string;
-}
-
-/** Most bytes read from a token file. */
-const MAX_TOKEN_FILE_BYTES = 64 * 1024;
-
-/** The bearer tokens of a token file: one per non-empty line; the file private like a key. */
-async function readTokenFile(path: string): Promise<string[]> {
-  const tokens = (await readPrivateFile(path, "token file", MAX_TOKEN_FILE_BYTES))
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line !== "");
-  if (tokens.length === 0) throw new UsageError(`token file ${path} holds no token`);
-  return tokens;
 }
 
 /** What a log line says about an error: its code and the start of its message. */

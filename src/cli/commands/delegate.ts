@@ -1,4 +1,4 @@
-import { chmod, open, readFile, stat, writeFile } from "node:fs/promises";
+import { chmod, open, writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import type { DelegationVerification } from "../../guard/delegation/verify.js";
 import {
@@ -9,7 +9,7 @@ import {
   printable,
   writeJson,
 } from "../output.js";
-import { parseCount, readPrivateFile, UsageError } from "./delegate-input.js";
+import { parseCount, readChainFile, readPrivateFile, UsageError } from "./delegate-input.js";
 import { openRegistry, showRegistry } from "./delegate-registry.js";
 import { type ServeFlags, serve } from "./delegate-serve.js";
 
@@ -213,43 +213,6 @@ async function readKey(path: string) {
     throw new UsageError(`key ${path} is not a JSON JWK: ${(err as Error).message}`);
   }
   return importPrivateJwk(jwk);
-}
-
-/** Most bytes read from a chain file: 64 links of 16 KiB, with room for whitespace. */
-const MAX_CHAIN_FILE_BYTES = 2 * 1024 * 1024;
-
-async function readChainFile(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    if (path === "-") {
-      const chunks: Buffer[] = [];
-      let total = 0;
-      for await (const chunk of process.stdin) {
-        total += (chunk as Buffer).length;
-        if (total > MAX_CHAIN_FILE_BYTES) throw new UsageError("the chain on stdin is too large");
-        chunks.push(chunk as Buffer);
-      }
-      text = Buffer.concat(chunks).toString("utf8");
-    } else {
-      const info = await stat(path);
-      if (info.size > MAX_CHAIN_FILE_BYTES) throw new UsageError(`chain file ${path} is too large`);
-      text = await readFile(path, "utf8");
-    }
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    throw new UsageError(`cannot read chain ${path}: ${(err as Error).message}`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    throw new UsageError(`chain ${path} is not JSON`);
-  }
-  if (Array.isArray(data)) return data;
-  if (typeof data === "object" && data !== null && "chain" in data) {
-    return (data as { chain: unknown }).chain;
-  }
-  throw new UsageError(`chain ${path}: expected {"chain": [...]} or a JSON array of links`);
 }
 
 async function keygen(

@@ -22,6 +22,8 @@ import {
   printable,
   writeJson,
 } from "../output.js";
+import { type DelegationFlags, delegationUsageProblem } from "./proxy-delegation.js";
+import { addProxyPassThrough, PROXY_PASS_THROUGH, proxyPassThroughArgs } from "./proxy-options.js";
 
 /** Exit codes of `airlock wrap-config`. */
 export const WRAP_EXIT = {
@@ -31,7 +33,7 @@ export const WRAP_EXIT = {
   error: 2,
 } as const;
 
-interface WrapCliOptions {
+interface WrapCliOptions extends DelegationFlags {
   config?: string;
   pins: string;
   auditLog?: string;
@@ -55,7 +57,7 @@ interface WrapCliOptions {
  * ```
  */
 export function registerWrapConfig(program: Command): void {
-  program
+  const command = program
     .command("wrap-config")
     // Usage errors must reach main() (exit 2), not exit the process with commander's 1.
     .exitOverride()
@@ -76,7 +78,8 @@ export function registerWrapConfig(program: Command): void {
     )
     .addOption(
       new Option("--output <format>", "text or json").default("text").argParser(parseOutputFormat),
-    )
+    );
+  addProxyPassThrough(command, { defaults: false })
     .addHelpText(
       "after",
       `
@@ -84,7 +87,12 @@ Configs found without --config: .mcp.json, .cursor/mcp.json, .vscode/mcp.json in
 directory, then Claude Desktop's claude_desktop_config.json, ~/.claude.json and
 ~/.cursor/mcp.json. Each stdio server's command becomes
   airlock proxy --pins FILE --server NAME -- <original command and args>
-and every other field (env, cwd, unknown ones) is kept. Remote (url) servers are left as
+and every other field (env, cwd, unknown ones) is kept. The proxy options given here
+(--observe, --agent, --root, --chain, --registry, --didis-url, --didis-token-file,
+--capabilities, --verify-timeout, --allow-cache, --max-message-bytes, --max-pages,
+--list-timeout, --relist-before-each-call) are written into every wrapped entry, file
+paths made absolute; entries already wrapped are left as they are (--unwrap first to
+change their options). Remote (url) servers are left as
 they are and reported. A backup (<file>.airlock-backup) is written before the file is
 replaced. Pin each server first: airlock pin --config <file>.
 
@@ -113,6 +121,8 @@ async function runWrap(options: WrapCliOptions): Promise<number> {
     }
     path = found[0]!.path;
   }
+  const problem = passThroughProblem(options);
+  if (problem !== null) return fail(problem);
   let config: ClientConfig;
   try {
     config = readClientConfig(path);
@@ -127,6 +137,10 @@ async function runWrap(options: WrapCliOptions): Promise<number> {
           airlock: airlockLaunch(options.airlockCommand),
           pinsPath: resolve(options.pins),
           ...(options.auditLog ? { auditLogPath: resolve(options.auditLog) } : {}),
+          proxyArgs: proxyPassThroughArgs(
+            options as unknown as Record<string, unknown>,
+            process.cwd(),
+          ),
         });
   } catch (err) {
     return fail((err as Error).message);
@@ -189,6 +203,28 @@ async function runWrap(options: WrapCliOptions): Promise<number> {
   }
   process.stdout.write(`${lines.join("\n")}\n`);
   return WRAP_EXIT.done;
+}
+
+/**
+ * What is wrong with the proxy options to pass through, or null: a delegation setting
+ * that the proxy would refuse to start with (every wrapped server would be lost), a
+ * file that does not exist, or proxy options given with --unwrap.
+ */
+function passThroughProblem(options: WrapCliOptions): string | null {
+  const given = PROXY_PASS_THROUGH.filter(
+    (spec) => (options as unknown as Record<string, unknown>)[spec.key] !== undefined,
+  );
+  if (options.unwrap && given.length > 0) {
+    return `--unwrap takes no proxy options (got ${given.map((spec) => spec.flags.split(" ")[0]).join(", ")})`;
+  }
+  const usage = delegationUsageProblem(options);
+  if (usage !== null) return usage;
+  const files = [
+    ...(options.chain ?? []),
+    ...[options.capabilities, options.didisTokenFile].filter((f) => f !== undefined),
+  ];
+  const missing = files.find((file) => !existsSync(file));
+  return missing === undefined ? null : `${missing} does not exist (a proxy option names it)`;
 }
 
 /**
