@@ -1,5 +1,6 @@
-import { type DefinitionDiff, diffToolDefinitions, renderDefinitionDiff } from "../pins/diff.js";
+import { type DefinitionDiff, diffToolDefinitions } from "../pins/diff.js";
 import type { ToolDefinitionPinGuard } from "../pins/guard.js";
+import { renderDefinitionDiff } from "../pins/render-diff.js";
 import type { ListingCheck, PinDecision, ToolDefinition } from "../pins/types.js";
 import { type Palette, printable } from "./output.js";
 
