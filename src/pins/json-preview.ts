@@ -25,6 +25,25 @@ export function preview(value: unknown, max: number): string {
   return printable(text);
 }
 
+/**
+ * A value as indented JSON (two spaces), written iteratively, stopping once `budget`
+ * characters are produced: a deep or cyclic value cannot overflow the stack, and a
+ * hostile one (100,000 levels pretty-print to gigabytes of indentation) stops at the
+ * budget. `complete` is false when it stopped; the text is not escaped for a terminal.
+ *
+ * @example
+ * ```ts
+ * import { prettyJson } from "./json-preview.js";
+ * console.log(prettyJson({ a: [1] }, 100)); // { text: "{\n  \"a\": [\n    1\n  ]\n}", complete: true }
+ * ```
+ */
+export function prettyJson(value: unknown, budget: number): { text: string; complete: boolean } {
+  const text = boundedJson(value, budget, "  ");
+  return text.length > budget
+    ? { text: text.slice(0, budget), complete: false }
+    : { text, complete: true };
+}
+
 /** A container being written by {@link boundedJson}: its keys (null for an array) and the next member. */
 interface OpenContainer {
   value: object;
@@ -35,12 +54,14 @@ interface OpenContainer {
 /**
  * JSON text of a value, stopping once `budget` characters are produced (an iterative
  * writer, so a deep or cyclic value cannot overflow the stack). Members are taken one at
- * a time, so a huge container costs what is written of it, not its size.
+ * a time, so a huge container costs what is written of it, not its size. With an
+ * `indent`, each member is on its own line, indented by depth (JSON.stringify's layout).
  */
-function boundedJson(value: unknown, budget: number): string {
+function boundedJson(value: unknown, budget: number, indent = ""): string {
   let out = "";
   const seen = new Set<object>();
   const open: OpenContainer[] = [];
+  const newline = (depth: number) => (indent === "" ? "" : `\n${indent.repeat(depth)}`);
   const write = (v: unknown): void => {
     if (v === undefined) out += "null";
     else if (typeof v === "number") out += String(v);
@@ -60,17 +81,19 @@ function boundedJson(value: unknown, budget: number): string {
     const top = open[open.length - 1]!;
     const size = top.keys === null ? (top.value as unknown[]).length : top.keys.length;
     if (top.next === size) {
+      if (size > 0) out += newline(open.length - 1);
       out += top.keys === null ? "]" : "}";
       open.pop();
       continue;
     }
     const i = top.next++;
     if (i > 0) out += ",";
+    out += newline(open.length);
     if (top.keys === null) {
       write((top.value as unknown[])[i]);
     } else {
       const key = top.keys[i]!;
-      out += `${JSON.stringify(key)}:`;
+      out += `${JSON.stringify(key)}:${indent === "" ? "" : " "}`;
       write((top.value as Record<string, unknown>)[key]);
     }
   }
