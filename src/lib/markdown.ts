@@ -74,8 +74,8 @@ export function mdCode(text: string, options: { inTable?: boolean } = {}): strin
   if (options.inTable) body = body.replace(/\|/g, "\\|");
   const fence = "`".repeat(longestRun(body, "`") + 1);
   // A span that starts or ends with a backtick or a space needs a space of padding
-  // (CommonMark strips one from each side).
-  const pad = /^[` ]|[` ]$/.test(body) || body === "" ? " " : "";
+  // (CommonMark strips one from each side), unless it is only spaces (kept as they are).
+  const pad = /^[` ]|[` ]$/.test(body) && !/^ *$/.test(body) ? " " : "";
   return `${fence}${pad}${body}${pad}${fence}`;
 }
 
