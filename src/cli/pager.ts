@@ -105,35 +105,14 @@ export function terminalOf(stream: NodeJS.WriteStream): PageTarget {
 export async function pageLines(lines: readonly string[], to: PageTarget): Promise<void> {
   // One row stays free for the prompt that follows the last screen.
   const screen = Math.max(1, to.rows - 1);
-  // Lines are written whole (the terminal wraps them, and a copied description stays one
-  // line); only a line taller than a screen is cut, at the terminal's own wrap points.
-  const units: { text: string; rows: number }[] = [];
-  let total = 0;
-  for (const line of lines) {
-    const rows = wrapRows(line, to.columns);
-    for (let k = 0; k < rows.length; k += screen) {
-      const part = rows.slice(k, k + screen);
-      units.push({ text: part.join(""), rows: part.length });
-    }
-    total += rows.length;
-  }
-  if (total <= screen) {
-    to.write(lines.length > 0 ? `${lines.join("\n")}\n` : "");
-    return;
-  }
-  let next = 0;
+  const pages = paginate(lines, to.columns, screen);
+  const total = pages.reduce((n, p) => n + p.rows, 0);
   let shown = 0;
-  while (next < units.length) {
-    const page: string[] = [];
-    let used = 0;
-    while (next < units.length && used + units[next]!.rows <= screen) {
-      page.push(units[next]!.text);
-      used += units[next]!.rows;
-      next++;
-    }
-    to.write(`${page.join("\n")}\n`);
-    shown += used;
-    if (next >= units.length) return;
+  for (let k = 0; k < pages.length; k++) {
+    const page = pages[k]!;
+    if (page.lines.length > 0) to.write(`${page.lines.join("\n")}\n`);
+    shown += page.rows;
+    if (k === pages.length - 1) return;
     const answer = await askLine(
       `-- more: ${shown} of ${total} rows shown; Enter for the next screen, s to skip to the question -- `,
     );
@@ -142,4 +121,42 @@ export async function pageLines(lines: readonly string[], to: PageTarget): Promi
       return;
     }
   }
+}
+
+/** One screenful: the text lines to write and the rows they take. */
+export interface Page {
+  lines: string[];
+  rows: number;
+}
+
+/**
+ * Cut lines into screens of `screen` rows. A line is written whole when it fits (the
+ * terminal wraps it, and a copied description stays one line); a line that does not fit
+ * in what is left of a screen starts the next one, unless it is taller than a screen:
+ * then it fills the screen and goes on, cut only at the terminal's own wrap points.
+ *
+ * @example
+ * ```ts
+ * import { paginate } from "./pager.js";
+ * console.log(paginate(["a", "bbbbbbb"], 4, 2).map((p) => p.lines)); // [["a", "bbbb"], ["bbb"]]
+ * ```
+ */
+export function paginate(lines: readonly string[], columns: number, screen: number): Page[] {
+  const pages: Page[] = [{ lines: [], rows: 0 }];
+  for (const line of lines) {
+    let rows = wrapRows(line, columns);
+    while (rows.length > 0) {
+      let page = pages[pages.length - 1]!;
+      const room = screen - page.rows;
+      if (rows.length > room && (rows.length <= screen || room === 0)) {
+        page = { lines: [], rows: 0 };
+        pages.push(page);
+      }
+      const take = rows.slice(0, screen - page.rows);
+      page.lines.push(take.join(""));
+      page.rows += take.length;
+      rows = rows.slice(take.length);
+    }
+  }
+  return pages;
 }
