@@ -13,7 +13,7 @@ import { renderToolReview, type ToolReview } from "./review.js";
 
 /**
  * Most characters of one field (or of the whole definition) shown: far past any real
- * definition (the largest of 2,000 real tools is under 40 kB), a bound on hostile ones
+ * definition (the largest of 2,089 real tools is 108 kB pretty-printed), a bound on hostile ones
  * (a 100,000-level schema pretty-prints to gigabytes). Past it the screen says so.
  */
 export const MAX_SHOWN_CHARACTERS = 4 * 1024 * 1024;
