@@ -203,3 +203,42 @@ export class InvalidPinError extends AirlockError {
     super("INVALID_PIN", message);
   }
 }
+
+/** Codes of {@link PeerDependencyError}. */
+export type PeerDependencyErrorCode =
+  /** The optional peer a subpath is built on is not installed. */
+  | "PEER_DEPENDENCY_MISSING"
+  /** The peer is installed but does not have what the subpath imports (a version out of range). */
+  | "PEER_DEPENDENCY_INCOMPATIBLE";
+
+/**
+ * A subpath built on an optional peer dependency (`agent-airlock/langchain` on
+ * `@langchain/core`, `agent-airlock/ai-sdk` on `ai`) was imported without it. Thrown when
+ * the subpath is imported, instead of Node's raw `ERR_MODULE_NOT_FOUND`; `peer` names the
+ * package to install and `subpath` the import that needs it.
+ *
+ * @example
+ * ```ts
+ * import { PeerDependencyError } from "agent-airlock";
+ * try { await import("agent-airlock/langchain"); }
+ * catch (err) { if (err instanceof PeerDependencyError) console.log(err.code, err.peer); } // "PEER_DEPENDENCY_MISSING" "@langchain/core"
+ * ```
+ */
+export class PeerDependencyError extends AirlockError {
+  declare readonly code: PeerDependencyErrorCode;
+  /** The npm package to install (`@langchain/core`, `ai`). */
+  readonly peer: string;
+  /** The agent-airlock subpath that needs it (`agent-airlock/langchain`). */
+  readonly subpath: string;
+  constructor(
+    code: PeerDependencyErrorCode,
+    peer: string,
+    subpath: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+    this.peer = peer;
+    this.subpath = subpath;
+  }
+}

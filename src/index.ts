@@ -20,6 +20,8 @@ export {
   InvalidPinError,
   InvalidToolDefinitionError,
   type ListingFault,
+  PeerDependencyError,
+  type PeerDependencyErrorCode,
   PinFileError,
   type PinFileErrorCode,
   ToolDefinitionDriftError,

@@ -86,18 +86,48 @@ describe("the installed package", () => {
       expect(run.stderr, specifier).toBe("");
       expect(run.stdout.trim(), specifier).toMatch(/^(?:function)+$/);
     }
+    // A subpath built on a missing peer throws a PeerDependencyError naming the package.
     for (const [specifier, peer] of [
       ["agent-airlock/ai-sdk", "ai"],
       ["agent-airlock/langchain", "@langchain/core"],
     ]) {
-      const run = await probe(specifier!, "1");
-      expect(run.code, specifier).not.toBe(0);
-      expect(run.stderr).toContain(`Cannot find package '${peer}'`);
+      const run = await runProcess(
+        process.execPath,
+        [
+          "--input-type=module",
+          "-e",
+          `try { await import(${JSON.stringify(specifier)}); } catch (e) { console.log(JSON.stringify({ name: e.name, code: e.code, peer: e.peer, message: e.message })); }`,
+        ],
+        { cwd: project },
+      );
+      const error = JSON.parse(run.stdout) as Record<string, string>;
+      expect(error.name, specifier).toBe("PeerDependencyError");
+      expect(error.code).toBe("PEER_DEPENDENCY_MISSING");
+      expect(error.peer).toBe(peer);
+      expect(error.message).toContain(`npm install ${peer}`);
+      expect(error.message).toContain(specifier);
     }
     // What npm installed for the user: the runtime dependencies, no development tool.
     const installed = readdirSync(join(project, "node_modules"));
     for (const dev of ["vitest", "typescript", "@biomejs", "esbuild", "tsx"]) {
       expect(installed, dev).not.toContain(dev);
+    }
+  });
+
+  it("refuses require() from CommonJS with a message that says ES modules only", async () => {
+    for (const specifier of ["agent-airlock", "agent-airlock/scan", "agent-airlock/langchain"]) {
+      const run = await runProcess(
+        process.execPath,
+        [
+          "-e",
+          `try { require(${JSON.stringify(specifier)}); console.log("loaded"); } catch (e) { console.log(e.code + " " + e.message); }`,
+        ],
+        { cwd: project },
+      );
+      expect(run.stdout, specifier).toMatch(
+        /^PACKAGE_ESM_ONLY agent-airlock is an ES module package/,
+      );
+      expect(run.stdout).toContain("import(");
     }
   });
 });

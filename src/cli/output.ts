@@ -73,6 +73,25 @@ export function printable(text: string): string {
   );
 }
 
+/** Output formats of the commands that also write a Markdown report (`pin`, `check`). */
+export type ReportFormat = OutputFormat | "markdown";
+
+/**
+ * Validate `--output` of `pin` and `check`: text, json or markdown.
+ *
+ * @example
+ * ```ts
+ * import { parseReportFormat } from "./output.js";
+ * console.log(parseReportFormat("markdown")); // "markdown"
+ * ```
+ */
+export function parseReportFormat(value: string): ReportFormat {
+  if (value === "text" || value === "json" || value === "markdown") return value;
+  throw new InvalidArgumentError(
+    `--output must be text, json or markdown, got ${JSON.stringify(value)}`,
+  );
+}
+
 /** Validate `--output`. */
 export function parseOutputFormat(value: string): OutputFormat {
   if (value === "text" || value === "json") return value;

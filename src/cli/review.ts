@@ -1,5 +1,6 @@
-import { type DefinitionDiff, diffToolDefinitions, renderDefinitionDiff } from "../pins/diff.js";
+import { type DefinitionDiff, diffToolDefinitions } from "../pins/diff.js";
 import type { ToolDefinitionPinGuard } from "../pins/guard.js";
+import { renderDefinitionDiff } from "../pins/render-diff.js";
 import type { ListingCheck, PinDecision, ToolDefinition } from "../pins/types.js";
 import { type Palette, printable } from "./output.js";
 
@@ -104,7 +105,9 @@ const LABEL: Record<ToolReview["status"], string> = {
 };
 
 /**
- * Text lines for one tool review: status, name, detail, and the diff of a drift.
+ * Text lines for one tool review: status, name, detail, and the diff of a drift (its
+ * values cut at `maxValueLength` characters, default 200; the review before approval
+ * passes a bound no real definition reaches).
  *
  * @example
  * ```ts
@@ -112,7 +115,11 @@ const LABEL: Record<ToolReview["status"], string> = {
  * console.log(renderToolReview({ name: "t", index: 0, status: "unpinned", verdict: "deny_unpinned", detail: "never approved", diff: null, definition: { name: "t" } }, plainPalette).join("\n"));
  * ```
  */
-export function renderToolReview(review: ToolReview, c: Palette): string[] {
+export function renderToolReview(
+  review: ToolReview,
+  c: Palette,
+  options: { maxValueLength?: number } = {},
+): string[] {
   const label = LABEL[review.status];
   const colour = review.status === "pinned" ? c.green : c.red;
   const name =
@@ -124,7 +131,10 @@ export function renderToolReview(review: ToolReview, c: Palette): string[] {
       lines.push(
         renderDefinitionDiff(review.diff, {
           indent: "      ",
-          colors: { red: c.red, green: c.green, dim: c.dim },
+          colors: { red: c.red, green: c.green, dim: c.dim, yellow: c.yellow },
+          ...(options.maxValueLength !== undefined
+            ? { maxValueLength: options.maxValueLength }
+            : {}),
         }),
       );
     } else {

@@ -3,23 +3,32 @@ import { defaultSection, readClientConfig } from "../config/client-config.js";
 import { wrappedCommand } from "../config/wrap.js";
 import { DEFAULT_SERVER, type PinFile } from "../pins/pin-file.js";
 import type { ToolSource } from "./connect.js";
-import { parseOutputFormat, positiveInteger } from "./output.js";
+import { parseOutputFormat, parseReportFormat, positiveInteger } from "./output.js";
 
 /**
  * The options every command that lists a server shares: where the tools come from
  * (`-- COMMAND ARGS`, `--url` with `--header`, `--from`), `--output`, and the listing
- * limits. Command-specific options (`--pins`, `--server`, `--config`, ...) stay with the
+ * limits (`markdown`: `--output` also takes `markdown`). Command-specific options (`--pins`, `--server`, `--config`, ...) stay with the
  * command, since their help differs.
  */
-export function addServerSourceOptions(command: Command): Command {
+export function addServerSourceOptions(
+  command: Command,
+  options: { markdown?: boolean } = {},
+): Command {
+  const output = options.markdown
+    ? new Option(
+        "--output <format>",
+        "text, json or markdown (a report to paste in a pull request)",
+      )
+        .default("text")
+        .argParser(parseReportFormat)
+    : new Option("--output <format>", "text or json").default("text").argParser(parseOutputFormat);
   return command
     .option("--url <url>", "a Streamable HTTP server")
     .option("--sse", "--url is a legacy HTTP+SSE server (its event-stream URL)")
     .option("--header <header...>", 'HTTP header for --url, "Name: value"')
     .option("--from <file>", "a saved tools/list answer instead of a live server")
-    .addOption(
-      new Option("--output <format>", "text or json").default("text").argParser(parseOutputFormat),
-    )
+    .addOption(output)
     .option("--max-pages <n>", "page cap per listing", positiveInteger, 100)
     .option(
       "--timeout <ms>",

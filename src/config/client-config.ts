@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { AirlockError } from "../errors.js";
 import { readBoundedFileSync } from "../lib/bounded-read.js";
+import { parseJsonc } from "../lib/jsonc.js";
 import { strictUtf8Text } from "../lib/utf8.js";
 
 /** The MCP clients whose configuration files airlock reads. */
@@ -167,20 +168,15 @@ const MAX_CLIENT_CONFIG_BYTES = 64 * 1024 * 1024;
  */
 export function parseClientConfig(text: string, path: string, kind?: ClientKind): ClientConfig {
   let document: unknown;
-  let hadComments = false;
+  let hadComments: boolean;
   try {
-    document = JSON.parse(text);
-  } catch {
-    try {
-      document = JSON.parse(stripJsonComments(text));
-      hadComments = true;
-    } catch (cause) {
-      throw new ClientConfigError(
-        "CLIENT_CONFIG_INVALID",
-        `${path} is not JSON: ${(cause as Error).message}`,
-        { cause },
-      );
-    }
+    ({ value: document, hadComments } = parseJsonc(text));
+  } catch (cause) {
+    throw new ClientConfigError(
+      "CLIENT_CONFIG_INVALID",
+      `${path} is not JSON: ${(cause as Error).message}`,
+      { cause },
+    );
   }
   if (!isRecord(document)) {
     throw new ClientConfigError("CLIENT_CONFIG_INVALID", `${path} is not a JSON object`);
@@ -274,45 +270,4 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 
 function isStringMap(value: unknown): value is Record<string, string> {
   return isRecord(value) && Object.values(value).every((v) => typeof v === "string");
-}
-
-/**
- * JSON with comments to JSON: drops `//` and `/* *\/` comments outside strings, then
- * trailing commas before `}` or `]`. Linear.
- */
-function stripJsonComments(text: string): string {
-  return dropTrailingCommas(scan(text, true));
-}
-
-function dropTrailingCommas(text: string): string {
-  return scan(text, false);
-}
-
-/** One pass that copies strings verbatim and drops comments (or trailing commas). */
-function scan(text: string, comments: boolean): string {
-  let out = "";
-  let i = 0;
-  while (i < text.length) {
-    const ch = text[i]!;
-    if (ch === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
-      out += text.slice(i, j + 1);
-      i = j + 1;
-    } else if (comments && ch === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++;
-    } else if (comments && ch === "/" && text[i + 1] === "*") {
-      const end = text.indexOf("*/", i + 2);
-      i = end === -1 ? text.length : end + 2;
-    } else if (!comments && ch === ",") {
-      let j = i + 1;
-      while (j < text.length && /\s/.test(text[j]!)) j++;
-      if (text[j] !== "}" && text[j] !== "]") out += ch;
-      i++;
-    } else {
-      out += ch;
-      i++;
-    }
-  }
-  return out;
 }

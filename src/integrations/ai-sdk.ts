@@ -1,12 +1,15 @@
 /**
  * Vercel AI SDK: put the tool guard in front of a tool's `execute`. `ai` is an optional
- * peer dependency, loaded only by this subpath.
+ * peer dependency, loaded only by this subpath: without it, importing
+ * `agent-airlock/ai-sdk` throws a `PeerDependencyError` (`PEER_DEPENDENCY_MISSING`)
+ * naming the package to install.
  *
  * @module
  */
-import { asSchema, type Tool, type ToolExecutionOptions } from "ai";
+import type { Tool, ToolExecutionOptions } from "ai";
 import { ToolGuardError } from "../guard/errors.js";
 import type { DefinitionSource, ToolGuard } from "../guard/tool-guard.js";
+import { importPeer } from "../lib/peer-import.js";
 import { guarded, type OnRefusal, readOnRefusal } from "./refusal.js";
 
 export {
@@ -15,6 +18,14 @@ export {
   guardAiSdkMcpTools,
 } from "./ai-sdk-mcp.js";
 export { type OnRefusal, refusalMessage } from "./refusal.js";
+
+// Loaded when this subpath is imported; a missing peer is a PeerDependencyError, not
+// Node's raw ERR_MODULE_NOT_FOUND.
+const { asSchema } = await importPeer<typeof import("ai")>({
+  specifier: "ai",
+  peer: "ai",
+  subpath: "agent-airlock/ai-sdk",
+});
 
 /** Options of {@link guardAiSdkTool}. */
 export interface GuardAiSdkToolOptions {

@@ -1,16 +1,32 @@
 /**
  * LangChain.js: put the tool guard in front of a `StructuredTool` or a `tool()` result.
- * `@langchain/core` is an optional peer dependency, loaded only by this subpath.
+ * `@langchain/core` is an optional peer dependency, loaded only by this subpath: without
+ * it, importing `agent-airlock/langchain` throws a `PeerDependencyError`
+ * (`PEER_DEPENDENCY_MISSING`) naming the package to install.
  *
  * @module
  */
-import { DynamicStructuredTool, type StructuredToolInterface } from "@langchain/core/tools";
-import { toJsonSchema } from "@langchain/core/utils/json_schema";
+import type { StructuredToolInterface } from "@langchain/core/tools";
 import { ToolGuardError } from "../guard/errors.js";
 import type { DefinitionSource, ToolGuard } from "../guard/tool-guard.js";
+import { importPeer } from "../lib/peer-import.js";
 import { guarded, type OnRefusal, readOnRefusal } from "./refusal.js";
 
 export { type OnRefusal, refusalMessage } from "./refusal.js";
+
+// Loaded when this subpath is imported; a missing peer is a PeerDependencyError, not
+// Node's raw ERR_MODULE_NOT_FOUND.
+const { DynamicStructuredTool } = await importPeer<typeof import("@langchain/core/tools")>({
+  specifier: "@langchain/core/tools",
+  peer: "@langchain/core",
+  subpath: "agent-airlock/langchain",
+});
+const { toJsonSchema } = await importPeer<typeof import("@langchain/core/utils/json_schema")>({
+  specifier: "@langchain/core/utils/json_schema",
+  peer: "@langchain/core",
+  subpath: "agent-airlock/langchain",
+});
+type DynamicStructuredTool = import("@langchain/core/tools").DynamicStructuredTool;
 
 /** Options of {@link guardLangChainTool}. */
 export interface GuardLangChainToolOptions {

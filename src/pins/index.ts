@@ -4,8 +4,6 @@ export {
   diffToolDefinitions,
   type FieldDiff,
   type JsonChange,
-  type RenderDiffOptions,
-  renderDefinitionDiff,
   type TextDiff,
   type TextPart,
 } from "./diff.js";
@@ -35,6 +33,7 @@ export {
   updatePinFile,
   writePinFile,
 } from "./pin-file-io.js";
+export { type RenderDiffOptions, renderDefinitionDiff } from "./render-diff.js";
 export type {
   ListingCheck,
   PinAuditEvent,

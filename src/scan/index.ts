@@ -1,7 +1,7 @@
 /**
  * `agent-airlock/scan`: the static contract checker behind `airlock scan-tools`. Load
  * tool declarations from any supported input, check them against a least-privilege
- * policy, and render the report as text, JSON or SARIF.
+ * policy, and render the report as text, JSON, SARIF or Markdown.
  *
  * @example
  * ```ts
@@ -44,6 +44,7 @@ export {
   type ToxicFlowRule,
 } from "./flows/index.js";
 export { formatJson, REPORT_SCHEMA_ID } from "./format-json.js";
+export { formatMarkdown, type MarkdownOptions } from "./format-markdown.js";
 export { formatSarif, toSarif } from "./format-sarif.js";
 export { formatText, type TextOptions } from "./format-text.js";
 export { KNOWN_CONFIG_NAMES, type LoadOptions, loadToolDefs, parseToolDefs } from "./load.js";

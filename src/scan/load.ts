@@ -1,6 +1,7 @@
 import type { Stats } from "node:fs";
 import { basename, join } from "node:path";
 import type { BoundedRead } from "../lib/bounded-read.js";
+import { blankJsoncExtras } from "../lib/jsonc.js";
 import { findUtf8Fault } from "../lib/utf8.js";
 import { ScanInputError } from "./errors.js";
 import { extractToolDefs } from "./extract.js";
@@ -134,7 +135,7 @@ function decoded(bytes: Buffer, source: string): DecodedText {
 function fromText({ text, problem }: DecodedText, source: string): ToolSet {
   let value: unknown;
   try {
-    value = JSON.parse(stripBom(text));
+    value = parseInputJson(stripBom(text));
   } catch (err) {
     throw new ScanInputError(
       "SCAN_INPUT_INVALID",
@@ -209,7 +210,7 @@ async function loadDirectory(
     if (problem !== null) set.problems.push(problem);
     let value: unknown;
     try {
-      value = JSON.parse(stripBom(text));
+      value = parseInputJson(stripBom(text));
     } catch (err) {
       set.problems.push(
         warning(
@@ -315,5 +316,38 @@ function warning(code: string, file: string, message: string): InputProblem {
     message: message.includes(basename(file)) ? message : `${file}: ${message}`,
   };
 }
+
+/**
+ * The JSON of an input file. A client config may also be JSON with comments and trailing
+ * commas, as VS Code and Cursor write it and `wrap-config` reads it (one reader,
+ * lib/jsonc.ts); any other input must be strict JSON, the form a client reads a listing
+ * in. Throws the strict parse's error when the text is neither.
+ */
+function parseInputJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    let value: unknown;
+    try {
+      value = JSON.parse(blankJsoncExtras(text));
+    } catch {
+      throw err;
+    }
+    if (isClientConfigDocument(value)) return value;
+    throw err;
+  }
+}
+
+/** An object with `mcpServers` or `servers` as an object (a VS Code config may have a `version`). */
+function isClientConfigDocument(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  return (
+    (Object.hasOwn(value, "mcpServers") && isPlainObject(value.mcpServers)) ||
+    (Object.hasOwn(value, "servers") && isPlainObject(value.servers))
+  );
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 const stripBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { diffToolDefinitions, renderDefinitionDiff } from "../../src/pins/diff.js";
+import { diffToolDefinitions } from "../../src/pins/diff.js";
+import { renderDefinitionDiff } from "../../src/pins/render-diff.js";
 
 const base = {
   name: "send_report",
@@ -101,7 +102,9 @@ describe("diffToolDefinitions", () => {
         ],
       },
     ]);
-    expect(renderDefinitionDiff(flipped)).toContain("~ /readOnlyHint: true -> false (flipped)");
+    expect(renderDefinitionDiff(flipped)).toContain(
+      "~ /readOnlyHint: true -> false (flipped, more risk: it no longer claims to be read-only, so it may modify its environment)",
+    );
     const same = diffToolDefinitions(
       { name: "t", annotations: {}, outputSchema: null },
       { name: "t", annotations: { destructiveHint: null }, outputSchema: {} },
@@ -242,6 +245,98 @@ function counted<T extends object>(value: T, counter: { reads: number }): T {
   };
   return wrap(value) as T;
 }
+
+describe("annotation changes are shown by their direction of risk", () => {
+  const tags = {
+    red: (t: string) => `<red>${t}</red>`,
+    green: (t: string) => `<green>${t}</green>`,
+    dim: (t: string) => `<dim>${t}</dim>`,
+    yellow: (t: string) => `<yellow>${t}</yellow>`,
+  };
+  const render = (before: unknown, after: unknown, colors?: typeof tags) =>
+    renderDefinitionDiff(
+      diffToolDefinitions(
+        { name: "t", annotations: before as Record<string, unknown> },
+        { name: "t", annotations: after as Record<string, unknown> },
+      ),
+      colors ? { colors } : {},
+    )
+      .split("\n")
+      .slice(1);
+
+  it("a move toward danger is red, in words, and never green", () => {
+    const cases: [unknown, unknown, string][] = [
+      [
+        { readOnlyHint: true },
+        { readOnlyHint: false },
+        "~ /readOnlyHint: true -> false (flipped, more risk: it no longer claims to be read-only",
+      ],
+      [
+        { destructiveHint: false },
+        { destructiveHint: true },
+        "~ /destructiveHint: false -> true (flipped, more risk: it may now perform destructive updates)",
+      ],
+      [
+        { openWorldHint: false },
+        { openWorldHint: true },
+        "~ /openWorldHint: false -> true (flipped, more risk: it may now reach the open world",
+      ],
+      [
+        { idempotentHint: true },
+        { idempotentHint: false },
+        "(flipped, more risk: repeated calls may now have additional effects)",
+      ],
+      // Removing a safe claim: absent means the risky default.
+      [
+        { readOnlyHint: true, title: "x" },
+        { title: "x" },
+        "- /readOnlyHint: true (more risk: it no longer claims to be read-only",
+      ],
+      [
+        { destructiveHint: false, title: "x" },
+        { title: "x" },
+        "- /destructiveHint: false (more risk: it may now perform destructive updates)",
+      ],
+      // The risky value written out where it was absent: the same meaning, still red.
+      [
+        { title: "x" },
+        { title: "x", openWorldHint: true },
+        "+ /openWorldHint: true (risky, as when absent: it may reach the open world",
+      ],
+      [
+        { title: "x" },
+        { title: "x", destructiveHint: true },
+        "+ /destructiveHint: true (risky, as when absent: it may perform destructive updates)",
+      ],
+    ];
+    for (const [before, after, words] of cases) {
+      const plain = render(before, after);
+      expect(plain.join("\n"), JSON.stringify([before, after])).toContain(words);
+      const coloured = render(before, after, tags);
+      expect(coloured, JSON.stringify([before, after])).toHaveLength(1);
+      expect(coloured[0]).toMatch(/^<red>.*<\/red>$/);
+      expect(coloured[0]).not.toContain("<green>");
+    }
+  });
+
+  it("a move toward safety is a claim, in yellow; other annotations keep the plain colours", () => {
+    const safer = render({ readOnlyHint: false }, { readOnlyHint: true }, tags);
+    expect(safer).toEqual([
+      "<yellow>    ~ /readOnlyHint: false -> true (flipped, less risk claimed: it now claims to be read-only)</yellow>",
+    ]);
+    expect(render({ title: "a" }, { title: "b" }, tags)).toEqual([
+      '    ~ /title: <red>"a"</red> -> <green>"b"</green>',
+    ]);
+    // A whole annotations object appearing names each hint it moves.
+    const whole = render(undefined, { readOnlyHint: true, openWorldHint: true }).join("\n");
+    expect(whole).toContain("readOnlyHint: less risk claimed");
+    expect(whole).toContain("openWorldHint: risky, as when absent");
+    // Hints deeper than the top of annotations are not hints.
+    expect(
+      render({ x: { readOnlyHint: true } }, { x: { readOnlyHint: false } }).join("\n"),
+    ).toContain("(flipped)");
+  });
+});
 
 describe("diff work on shared in-memory values grows linearly, never per path", () => {
   it("normalising annotations whose parts are shared (a DAG with 2^N paths) reads each part once", () => {

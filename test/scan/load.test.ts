@@ -255,6 +255,46 @@ describe("loadToolDefs", () => {
     expect(scanTools(set).exitCode).toBe(1);
   });
 
+  it("a client config with comments and trailing commas is read as wrap-config reads it", async () => {
+    const vscode = [
+      "// tools of this workspace",
+      "{",
+      '  "servers": {',
+      '    "docs": { "command": "node", /* inline */ "tools": [' +
+        JSON.stringify(tool("search_docs")) +
+        ",], },",
+      "  },",
+      "}",
+    ].join("\n");
+    const dir = tempDir({
+      ".vscode/mcp.json": vscode,
+      "mcp.json": vscode.replace('"servers"', '"mcpServers"'),
+    });
+    const set = await loadToolDefs(dir);
+    expect(set.tools.map((t) => `${t.server}/${t.definition.name}`)).toEqual([
+      "docs/search_docs",
+      "docs/search_docs",
+    ]);
+    expect(set.problems.filter((p) => p.severity !== "info")).toEqual([]);
+    const named = await loadToolDefs(join(dir, ".vscode/mcp.json"));
+    expect(named.tools).toHaveLength(1);
+    // The same file through wrap-config's reader: one parser for both.
+    const { readClientConfig } = await import("../../src/config/client-config.js");
+    expect(readClientConfig(join(dir, ".vscode/mcp.json")).servers.map((s) => s.name)).toEqual([
+      "docs",
+    ]);
+  });
+
+  it("comments are accepted in client configs only: a commented tool listing is invalid", async () => {
+    const dir = tempDir({
+      "tools.json": `// saved\n${JSON.stringify({ tools: [tool("echo")] })}`,
+    });
+    const err = await loadToolDefs(join(dir, "tools.json")).catch((e: unknown) => e);
+    expect((err as ScanInputError).code).toBe("SCAN_INPUT_INVALID");
+    const set = await loadToolDefs(dir);
+    expect(set.problems.map((p) => p.code)).toEqual(["INPUT_INVALID", "NO_TOOLS"]);
+  });
+
   it("a directory with only command configs has zero tools and warns that nothing was checked", async () => {
     const dir = tempDir({ "mcp.json": JSON.stringify({ mcpServers: { a: { command: "x" } } }) });
     const set = await loadToolDefs(dir);

@@ -4,11 +4,14 @@
  * sdkConversion recognises, and the handler never sees an undeclared argument (the reason
  * SCAN003 only warns there). With the real filesystem server installed today over stdio:
  * write_file, edit_file and move_file no longer fail under permissive, nor under strict.
+ * With the real memory server's listing captured today (test/fixtures/real-servers), the
+ * `airlock scan-tools` CLI fails nothing under permissive.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import {
   Client as ClientV2,
   InMemoryTransport as InMemoryTransportV2,
@@ -142,6 +145,47 @@ describe("the real filesystem server, installed today, over stdio", () => {
       }
       if (policy === PERMISSIVE_POLICY)
         expect(report.results.filter((r) => r.kind === "tool" && r.grade === "fail")).toEqual([]);
+    }
+  }, 60_000);
+});
+
+describe("the real memory server, installed today, through the airlock scan-tools CLI", () => {
+  it("fails nothing under permissive; its three deletes warn SCAN003 as the SDK's own schema", async () => {
+    const { runProcess } = await import("../helpers/process.js");
+    const root = fileURLToPath(new URL("../..", import.meta.url));
+    const run = await runProcess(
+      process.execPath,
+      [
+        "--import",
+        import.meta.resolve("tsx"),
+        join(root, "src/cli/bin.ts"),
+        "scan-tools",
+        join(root, "test/fixtures/real-servers/memory.json"),
+        "--output",
+        "json",
+      ],
+      { cwd: root },
+    );
+    const report = JSON.parse(run.stdout) as {
+      exitCode: number;
+      toolCount: number;
+      results: {
+        name: string;
+        kind: string;
+        grade: string;
+        findings: { code: string; grade: string; message: string }[];
+      }[];
+    };
+    expect(report.toolCount).toBe(9);
+    expect(run.code).toBe(report.exitCode);
+    expect(report.exitCode).toBeLessThan(2);
+    expect(report.results.filter((r) => r.grade === "fail")).toEqual([]);
+    for (const name of ["delete_entities", "delete_observations", "delete_relations"]) {
+      const open = report.results
+        .find((r) => r.name === name)!
+        .findings.find((f) => f.code === "SCAN003");
+      expect(open?.grade, name).toBe("warn");
+      expect(open?.message).toContain("MCP SDK 1.x zod conversion");
     }
   }, 60_000);
 });

@@ -2,8 +2,9 @@ import type { Command } from "commander";
 import { DEFAULT_PIN_FILE, guardFromPinFile } from "../../pins/pin-file.js";
 import { readPinFile } from "../../pins/pin-file-io.js";
 import { listToolsFrom } from "../connect.js";
-import { type OutputFormat, paletteFor, printable, progressLine, writeJson } from "../output.js";
-import { type ListingReview, renderToolReview, reviewListing, toolReviewJson } from "../review.js";
+import { paletteFor, printable, progressLine, type ReportFormat, writeJson } from "../output.js";
+import { type CheckServer, formatCheckMarkdown } from "../report-markdown.js";
+import { renderToolReview, reviewListing, toolReviewJson } from "../review.js";
 import {
   addServerSourceOptions,
   describeSource,
@@ -22,19 +23,13 @@ export const CHECK_EXIT = {
 
 interface CheckCliOptions extends TargetOptions {
   pins: string;
-  output: OutputFormat;
+  output: ReportFormat;
   maxPages: number;
   timeout: number;
 }
 
 /** One server's outcome. */
-interface ServerCheck {
-  server: string;
-  source: string | null;
-  status: "ok" | "refused" | "error";
-  error?: string;
-  review?: ListingReview;
-}
+type ServerCheck = CheckServer;
 
 /**
  * Registers `airlock check`: compare what servers list now with the pin file. For CI and
@@ -61,7 +56,7 @@ export function registerCheck(program: Command): void {
     .option("--pins <file>", "pin file", DEFAULT_PIN_FILE)
     .option("--server <name>", "pin-file section (default: the only one, or every recorded server)")
     .option("--config <path>", "check every server of an MCP client config");
-  addServerSourceOptions(command)
+  addServerSourceOptions(command, { markdown: true })
     .addHelpText(
       "after",
       `
@@ -72,8 +67,10 @@ Where the tools come from (one of):
   --config PATH        every server of a Claude Desktop / Claude Code / Cursor / VS Code config
   (none)               every pin-file section that records its source ("airlock pin" records it)
 
+--output markdown prints a report to paste into a pull request or a ticket.
+
 Exit codes: 0 every listed tool is admitted; 2 drift, unpinned, duplicate or unreadable
-tools, or a server, pin file or config that could not be read. Same codes for --output json.`,
+tools, or a server, pin file or config that could not be read. Same codes for every --output.`,
     )
     .action(async (command: string[], options: CheckCliOptions) => {
       process.exitCode = await runCheck(command, options);
@@ -92,6 +89,15 @@ async function runCheck(command: string[], options: CheckCliOptions): Promise<nu
         servers: [],
       });
     else process.stderr.write(`airlock check: ${printable(message)}\n`);
+    if (options.output === "markdown") {
+      process.stdout.write(
+        formatCheckMarkdown([], {
+          pinFile: options.pins,
+          exitCode: CHECK_EXIT.refused,
+          error: message,
+        }),
+      );
+    }
     return CHECK_EXIT.refused;
   };
   let pinFile: Awaited<ReturnType<typeof readPinFile>>;
@@ -135,6 +141,8 @@ async function runCheck(command: string[], options: CheckCliOptions): Promise<nu
           : {}),
       })),
     });
+  } else if (options.output === "markdown") {
+    process.stdout.write(formatCheckMarkdown(results, { pinFile: options.pins, exitCode }));
   } else {
     process.stdout.write(renderText(results, ok));
   }

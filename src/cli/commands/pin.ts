@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import { AirlockError, PinFileError } from "../../errors.js";
-import { truncateText } from "../../lib/truncate.js";
 import { ToolDefinitionPinGuard } from "../../pins/guard.js";
 import {
   DEFAULT_PIN_FILE,
@@ -14,15 +13,24 @@ import { type PinFileRead, readPinFileText, updatePinFileFrom } from "../../pins
 import type { TargetResult } from "../../scan/types.js";
 import { listToolsFrom } from "../connect.js";
 import {
-  type OutputFormat,
   type Palette,
   paletteFor,
   printable,
   progressLine,
+  type ReportFormat,
   writeJson,
 } from "../output.js";
-import { askLine, closePrompt } from "../prompt.js";
+import { pageLines, terminalOf } from "../pager.js";
+import {
+  askLine,
+  closePrompt,
+  INTERRUPTED_EXIT,
+  PromptInterruptedError,
+  wasInterrupted,
+} from "../prompt.js";
+import { formatPinMarkdown, type PinOutcome, type PinSection } from "../report-markdown.js";
 import { renderToolReview, reviewListing, type ToolReview, toolReviewJson } from "../review.js";
+import { reviewScreen, wholeDefinition } from "../review-screen.js";
 import {
   addServerSourceOptions,
   describeSource,
@@ -40,6 +48,8 @@ export const PIN_EXIT = {
   someNotPinned: 1,
   /** Nothing written: usage error, no terminal and no --yes, a server, pin file or config that could not be read. */
   error: 2,
+  /** Ctrl-C during the review: nothing written. */
+  interrupted: INTERRUPTED_EXIT,
 } as const;
 
 interface PinCliOptions extends TargetOptions {
@@ -48,31 +58,20 @@ interface PinCliOptions extends TargetOptions {
   reapprove?: string[];
   prune?: boolean;
   policy: string;
-  output: OutputFormat;
+  output: ReportFormat;
   maxPages: number;
   timeout: number;
 }
 
-/** What happened to one listed tool. */
-type PinOutcome =
-  | "already_pinned"
-  | "approved"
-  | "reapproved"
-  | "declined"
-  | "drift_not_reapproved"
-  | "duplicate"
-  | "unreadable";
+/** One section's review and what became of it. */
+type SectionResult = PinSection;
 
-interface SectionResult {
-  server: string;
-  source: string | null;
-  error?: string;
-  /** The error's stable code, when it has one (e.g. `PIN_FILE_CONFLICT`). */
-  code?: string;
-  written: boolean;
-  tools: { review: ToolReview; outcome: PinOutcome; scan: TargetResult | undefined }[];
-  pruned: string[];
-  missing: string[];
+/** A reviewed section to write once every review is done. */
+interface PendingWrite {
+  index: number;
+  guard: ToolDefinitionPinGuard;
+  target: Target;
+  base: PinFileServer | undefined;
 }
 
 /**
@@ -107,18 +106,25 @@ export function registerPin(program: Command): void {
     )
     .option("--prune", "remove pins of tools the server no longer lists")
     .option("--policy <name>", "scan-tools policy for the findings shown", "permissive");
-  addServerSourceOptions(command)
+  addServerSourceOptions(command, { markdown: true })
     .addHelpText(
       "after",
       `
-Review: on a terminal, each new or changed tool is shown (definition, scan findings, and
-for a changed tool the diff against the approved one) and you answer y/n; "a" approves the
-remaining new tools (never changed ones), "q" declines the rest. Without a terminal,
---yes is required: it approves new tools, and a changed tool only with --reapprove NAME.
+Review: on a terminal, each new or changed tool is shown whole (description, schemas and
+annotations, never cut; a screenful at a time when it is taller than the terminal), with
+its scan findings and, for a changed tool, the diff against the approved one. Answer y or
+n; "v" shows the whole definition as listed; "a" approves the remaining new tools (never
+changed ones); "q" declines the rest. Ctrl-C stops the run and writes nothing. Without a
+terminal, --yes is required: it approves new tools, and a changed tool only with
+--reapprove NAME.
+
+--output markdown prints a report of what was approved (or, without --yes and a terminal,
+what would be) to paste into a pull request or a ticket.
 
 Exit codes: 0 every listed tool is pinned; 1 some listed tools are not pinned (declined,
 changed and not re-approved, duplicate, unreadable); 2 nothing written (no terminal and no
---yes, or a server, pin file or config that could not be read). Same codes for --output json.`,
+--yes, or a server, pin file or config that could not be read); 130 interrupted by Ctrl-C
+(nothing written). Same codes for every --output.`,
     )
     .action(async (command: string[], options: PinCliOptions) => {
       try {
@@ -130,11 +136,16 @@ changed and not re-approved, duplicate, unreadable); 2 nothing written (no termi
 }
 
 async function runPin(command: string[], options: PinCliOptions): Promise<number> {
-  const json = options.output === "json";
+  const format = options.output;
   const fail = (message: string) => {
-    if (json)
+    if (format === "json")
       writeJson({ pinFile: options.pins, exitCode: PIN_EXIT.error, error: message, servers: [] });
     else process.stderr.write(`airlock pin: ${printable(message)}\n`);
+    if (format === "markdown") {
+      process.stdout.write(
+        formatPinMarkdown([], { pinFile: options.pins, exitCode: PIN_EXIT.error, error: message }),
+      );
+    }
     return PIN_EXIT.error;
   };
   let known: PinFileRead | null;
@@ -143,10 +154,9 @@ async function runPin(command: string[], options: PinCliOptions): Promise<number
   } catch (err) {
     return fail(`${(err as Error).message} (not overwritten)`);
   }
-  const file = known?.file ?? null;
   let targets: Target[];
   try {
-    targets = resolveTargets(options, command, file);
+    targets = resolveTargets(options, command, known?.file ?? null);
     if (
       command.length === 0 &&
       options.url === undefined &&
@@ -166,22 +176,78 @@ async function runPin(command: string[], options: PinCliOptions): Promise<number
   if (!options.yes && !interactive) {
     progressLine("no terminal to review on: nothing will be written (use --yes in scripts)");
   }
-  const c = json ? paletteFor({}) : paletteFor(process.stdout);
+  const ui: ReviewUi = {
+    interactive,
+    // The review goes to stderr on a terminal, to stdout in a text run without one.
+    c: interactive
+      ? paletteFor(process.stderr)
+      : format === "text"
+        ? paletteFor(process.stdout)
+        : paletteFor({}),
+    report: format !== "text",
+    quit: false,
+  };
   const results: SectionResult[] = [];
-  let quit = false;
-  for (const target of targets) {
-    const outcome = await pinOne(target, known, options, {
-      interactive,
-      c,
-      json,
-      quit: () => quit,
-      setQuit: () => {
-        quit = true;
-      },
-    });
-    results.push(outcome.result);
-    if (outcome.read) known = outcome.read;
+  const pending: PendingWrite[] = [];
+  let interrupted = false;
+  try {
+    for (const target of targets) {
+      if (wasInterrupted()) break;
+      const reviewed = await reviewSection(target, known?.file ?? null, options, ui);
+      results.push(reviewed.result);
+      if (reviewed.write) pending.push({ ...reviewed.write, index: results.length - 1 });
+    }
+  } catch (err) {
+    if (!(err instanceof PromptInterruptedError)) throw err;
   }
+  interrupted = wasInterrupted();
+  // Every section is written only once every review is done, and only after the
+  // terminal is released: Ctrl-C at any question writes nothing.
+  closePrompt();
+  if (interrupted) return reportInterrupted(results, options);
+  for (const write of pending) {
+    const written = await writeSection(
+      results[write.index]!,
+      write.guard,
+      write.target,
+      write.base,
+      known,
+      options.pins,
+    );
+    results[write.index] = written.result;
+    if (written.read) known = written.read;
+  }
+  const exitCode = exitCodeOf(results, options, interactive);
+  if (format === "json") writeJson(pinJson(results, options.pins, exitCode));
+  else if (format === "markdown") {
+    process.stdout.write(
+      formatPinMarkdown(results, {
+        pinFile: options.pins,
+        exitCode,
+        wouldNeedConsent: !options.yes && !interactive,
+      }),
+    );
+  } else {
+    for (const r of results) process.stdout.write(summaryText(r, options.pins, ui.c));
+  }
+  return exitCode;
+}
+
+/** How the review talks to the person (or the script) running it. */
+interface ReviewUi {
+  interactive: boolean;
+  c: Palette;
+  /** A JSON or Markdown report owns stdout: the review is not printed there. */
+  report: boolean;
+  /** `q` was answered: the rest is declined without asking. */
+  quit: boolean;
+}
+
+function exitCodeOf(
+  results: SectionResult[],
+  options: PinCliOptions,
+  interactive: boolean,
+): number {
   const errors = results.some((r) => r.error !== undefined);
   const unapproved = results.some((r) =>
     r.tools.some((t) => !["already_pinned", "approved", "reapproved"].includes(t.outcome)),
@@ -192,44 +258,58 @@ async function runPin(command: string[], options: PinCliOptions): Promise<number
     results.some((r) =>
       r.tools.some((t) => t.outcome === "declined" || t.outcome === "drift_not_reapproved"),
     );
-  const exitCode =
-    errors || wroteNothingForLackOfConsent
-      ? PIN_EXIT.error
-      : unapproved
-        ? PIN_EXIT.someNotPinned
-        : PIN_EXIT.allPinned;
-  if (json) {
-    writeJson({
-      pinFile: options.pins,
-      exitCode,
-      servers: results.map((r) => ({
-        server: r.server,
-        source: r.source,
-        written: r.written,
-        ...(r.error !== undefined ? { error: r.error } : {}),
-        ...(r.code !== undefined ? { code: r.code } : {}),
-        tools: r.tools.map((t) => ({
-          ...toolReviewJson(t.review),
-          outcome: t.outcome,
-          scan: t.scan ? { grade: t.scan.grade, findings: t.scan.findings } : null,
-        })),
-        pruned: r.pruned,
-        missing: r.missing,
+  return errors || wroteNothingForLackOfConsent
+    ? PIN_EXIT.error
+    : unapproved
+      ? PIN_EXIT.someNotPinned
+      : PIN_EXIT.allPinned;
+}
+
+function pinJson(results: SectionResult[], pinFile: string, exitCode: number, extra = {}) {
+  return {
+    pinFile,
+    exitCode,
+    ...extra,
+    servers: results.map((r) => ({
+      server: r.server,
+      source: r.source,
+      written: r.written,
+      ...(r.error !== undefined ? { error: r.error } : {}),
+      ...(r.code !== undefined ? { code: r.code } : {}),
+      tools: r.tools.map((t) => ({
+        ...toolReviewJson(t.review),
+        outcome: t.outcome,
+        scan: t.scan ? { grade: t.scan.grade, findings: t.scan.findings } : null,
       })),
-    });
-  } else {
-    for (const r of results) process.stdout.write(summaryText(r, options.pins, c));
+      pruned: r.pruned,
+      missing: r.missing,
+    })),
+  };
+}
+
+/** Ctrl-C: nothing was written; say so in the chosen format. */
+function reportInterrupted(results: SectionResult[], options: PinCliOptions): number {
+  const exitCode = PIN_EXIT.interrupted;
+  process.stderr.write(
+    `airlock pin: interrupted (Ctrl-C): nothing was written to ${printable(options.pins)}\n`,
+  );
+  if (options.output === "json") {
+    writeJson(pinJson(results, options.pins, exitCode, { interrupted: true }));
+  } else if (options.output === "markdown") {
+    process.stdout.write(
+      formatPinMarkdown(results, { pinFile: options.pins, exitCode, interrupted: true }),
+    );
   }
   return exitCode;
 }
 
-async function pinOne(
+/** Review one section; what to write is returned, not written (see runPin). */
+async function reviewSection(
   target: Target,
-  known: PinFileRead | null,
+  file: PinFile | null,
   options: PinCliOptions,
-  ui: { interactive: boolean; c: Palette; json: boolean; quit(): boolean; setQuit(): void },
-): Promise<{ result: SectionResult; read?: PinFileRead }> {
-  const file = known?.file ?? null;
+  ui: ReviewUi,
+): Promise<{ result: SectionResult; write?: Omit<PendingWrite, "index"> }> {
   const result: SectionResult = {
     server: target.section,
     source: target.source ? describeSource(target.source) : null,
@@ -264,38 +344,26 @@ async function pinOne(
   const scans = await scanByName(tools, options.policy);
   const reapprove = new Set(options.reapprove ?? []);
   let approveRestOfNew = false;
-  const { c } = ui;
-  const show = (lines: string[]) => {
-    if (!ui.json || ui.interactive)
-      (ui.interactive ? process.stderr : process.stdout).write(`${lines.join("\n")}\n`);
-  };
   for (const item of review.tools) {
     const scan = item.name !== null ? scans.get(item.name) : undefined;
     let outcome: PinOutcome;
     if (item.status === "pinned") outcome = "already_pinned";
     else if (item.status === "duplicate" || item.status === "unreadable") {
       outcome = item.status;
-      show(renderToolReview(item, c));
+      show(renderToolReview(item, ui.c), ui);
     } else {
-      show(describeCandidate(item, scan, c));
       const drift = item.status === "drift";
       let yes = false;
-      if (ui.interactive && !ui.quit()) {
-        if (!drift && approveRestOfNew) yes = true;
-        else {
-          const shown = printable(JSON.stringify(item.name));
-          const answer = await askLine(
-            drift
-              ? `Re-approve the CHANGED tool ${shown}? [y/N/q] `
-              : `Approve ${shown}? [y/N/a=all new/q] `,
-          );
-          const key = (answer ?? "q").trim().toLowerCase();
-          if (key === "q" || answer === null) ui.setQuit();
-          if (key === "a" && !drift) approveRestOfNew = true;
-          yes = key === "y" || key === "yes" || (key === "a" && !drift);
-        }
-      } else if (options.yes) {
-        yes = drift ? item.name !== null && reapprove.has(item.name) : true;
+      if (ui.interactive && !ui.quit && !(approveRestOfNew && !drift)) {
+        await pageLines(reviewScreen(item, scan, ui.c), terminalOf(process.stderr));
+        const key = await askApproval(item, drift, ui.c);
+        if (key === "q") ui.quit = true;
+        if (key === "a") approveRestOfNew = true;
+        yes = key === "y" || key === "a";
+      } else {
+        show(reviewScreen(item, scan, ui.c), ui);
+        if (ui.interactive) yes = !drift && approveRestOfNew && !ui.quit;
+        else if (options.yes) yes = drift ? item.name !== null && reapprove.has(item.name) : true;
       }
       if (yes) {
         guard.approve(item.definition);
@@ -315,8 +383,41 @@ async function pinOne(
     result.tools.some((t) => t.outcome === "approved" || t.outcome === "reapproved") ||
     result.pruned.length > 0 ||
     (!hasSection && (ui.interactive || options.yes === true));
-  if (!changed) return { result };
-  return writeSection(result, guard, target, base, known, options.pins);
+  return changed ? { result, write: { guard, target, base } } : { result };
+}
+
+/** Print without paging: on stderr on a terminal, on stdout in a text run, nowhere for a report. */
+function show(lines: string[], ui: ReviewUi): void {
+  if (ui.interactive) process.stderr.write(`${lines.join("\n")}\n`);
+  else if (!ui.report) process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+/**
+ * Ask about one tool until the answer decides: `v` shows the whole definition and asks
+ * again. Enter (or anything else) declines; end of input quits.
+ */
+async function askApproval(
+  item: ToolReview,
+  drift: boolean,
+  c: Palette,
+): Promise<"y" | "n" | "a" | "q"> {
+  const shown = printable(JSON.stringify(item.name));
+  const question = drift
+    ? `Re-approve the CHANGED tool ${shown}? [y/N/v=view whole/q] `
+    : `Approve ${shown}? [y/N/a=all new/v=view whole/q] `;
+  for (;;) {
+    const answer = await askLine(question);
+    if (answer === null) return "q";
+    const key = answer.trim().toLowerCase();
+    if (key === "v" || key === "view") {
+      await pageLines(wholeDefinition(item.definition, c), terminalOf(process.stderr));
+      continue;
+    }
+    if (key === "y" || key === "yes") return "y";
+    if (key === "a" && !drift) return "a";
+    if (key === "q") return "q";
+    return "n";
+  }
 }
 
 /**
@@ -386,38 +487,6 @@ async function scanByName(tools: unknown[], policy: string): Promise<Map<string,
   return map;
 }
 
-function describeCandidate(item: ToolReview, scan: TargetResult | undefined, c: Palette): string[] {
-  const lines: string[] = [];
-  const name = printable(JSON.stringify(item.name));
-  if (item.status === "drift") {
-    lines.push(renderToolReview(item, c).join("\n"));
-  } else {
-    lines.push(`  ${c.yellow("NEW".padEnd(10))} ${c.bold(name)}`);
-    const def = item.definition as Record<string, unknown>;
-    for (const field of ["description", "inputSchema", "outputSchema", "annotations"] as const) {
-      if (def[field] === undefined) continue;
-      const value = typeof def[field] === "string" ? (def[field] as string) : safeJson(def[field]);
-      lines.push(`      ${field}: ${printable(truncateText(value, 400))}`);
-    }
-  }
-  if (scan) {
-    const grade =
-      scan.grade === "pass"
-        ? c.green("pass")
-        : scan.grade === "warn"
-          ? c.yellow("warn")
-          : c.red("fail");
-    lines.push(`      scan-tools: ${grade}`);
-    for (const finding of scan.findings) {
-      if (finding.suppressed) continue;
-      lines.push(
-        `        ${finding.code} ${finding.grade}: ${printable(truncateText(finding.message, 300))}`,
-      );
-    }
-  }
-  return lines;
-}
-
 function summaryText(r: SectionResult, pins: string, c: Palette): string {
   const lines = [
     `${c.bold(`server ${printable(JSON.stringify(r.server))}`)}${r.source ? c.dim(` (${printable(r.source)})`) : ""}`,
@@ -453,12 +522,4 @@ function summaryText(r: SectionResult, pins: string, c: Palette): string {
   }
   lines.push(r.written ? c.green(`  written to ${pins}`) : c.dim(`  ${pins} not changed`), "");
   return `${lines.join("\n")}\n`;
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return "[unprintable]";
-  }
 }

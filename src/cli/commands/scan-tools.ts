@@ -11,7 +11,7 @@ interface ScanToolsFlags {
   hidePassed?: boolean;
 }
 
-const OUTPUTS = ["text", "json", "sarif"];
+const OUTPUTS = ["text", "json", "sarif", "markdown"];
 
 /**
  * Registers `airlock scan-tools [PATH]` (also installed as `airlock-scan-tools`). The scan
@@ -33,9 +33,13 @@ export function registerScanTools(program: Command): void {
       "--policy-file <file>",
       "a JSON policy file (see docs/scan-tools.md); excludes --policy",
     )
-    .option("--output <format>", "text | json | sarif", "text")
+    .option(
+      "--output <format>",
+      "text | json | sarif | markdown (a report to paste in a pull request)",
+      "text",
+    )
     .option("--suppressions <file>", "reviewed per-finding exceptions (JSON)")
-    .option("--hide-passed", "text output: list only tools with findings")
+    .option("--hide-passed", "text and markdown output: list only tools with findings")
     .addHelpText(
       "after",
       "\nExit codes (identical for every --output):\n  0  every tool passes\n  1  warnings only\n  2  a failure, or unusable input (missing path, invalid file, bad policy)\n\nDocs: docs/scan-tools.md (rules, policies, inputs), docs/ci.md (GitHub Actions).",
@@ -131,6 +135,8 @@ async function runScanTools(path: string, flags: ScanToolsFlags): Promise<number
       return texts.get(source);
     };
     process.stdout.write(scan.formatSarif(report, { version: VERSION, sourceText }));
+  } else if (flags.output === "markdown") {
+    process.stdout.write(scan.formatMarkdown(report, { showPassed: flags.hidePassed !== true }));
   } else {
     process.stdout.write(
       scan.formatText(report, {
