@@ -112,6 +112,8 @@ export const CONCEPTS = {
   TOOL_REF: "another tool named in the text (`share_portfolio`, `run_shell`)",
   DESTRUCTIVE_COMMAND: "a destructive command: rm -rf, git reset --hard, DROP TABLE, --force",
   ROLE_LABEL: "a speaker label addressed to the model: assistant:, agent:, note to the AI:",
+  HIDDEN_MARKUP:
+    "markup a reader of the rendered docs never sees: <!-- -->, display:none, <details>, a link title",
   AUTHORITY_MARKUP:
     "markup that claims a voice: [platform notice], <admin_directive>, a role object",
 } as const;

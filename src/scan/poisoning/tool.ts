@@ -16,6 +16,7 @@ import {
   type ToolContext,
 } from "./engine/run.js";
 import { printableExcerpt } from "./excerpt.js";
+import { detectMixedScript } from "./mixed-script.js";
 import { detectPurposeMismatch } from "./purpose.js";
 import type { InjectionFinding, RawHit, TextSite } from "./types.js";
 
@@ -268,7 +269,10 @@ class ToolWalk {
 
   run(): InjectionFinding[] {
     const name = read(this.tool, "name");
-    if (typeof name === "string") this.toolName = name;
+    if (typeof name === "string") {
+      this.toolName = name;
+      this.lookAlikeName(name);
+    }
 
     this.top("description", "description");
     this.top("title", "schema-title");
@@ -385,6 +389,22 @@ class ToolWalk {
       },
     }));
     this.findings.push(...detectPurposeMismatch(this.toolName ?? "", description, params));
+  }
+
+  /** A tool name spelled with a look-alike letter (`rеad_file`) passes for another tool. */
+  private lookAlikeName(name: string): void {
+    const hits: RawHit[] = [];
+    detectMixedScript(name.slice(0, 200), hits);
+    for (const hit of hits) {
+      this.findings.push({
+        signal: hit.signal,
+        pointer: "/name",
+        kind: "schema-other",
+        span: { start: hit.start, end: hit.end },
+        excerpt: printableExcerpt(name, hit.start, hit.end),
+        why: `tool name ${hit.why}`,
+      });
+    }
   }
 
   /** A property name read as text: `contents_of_users_ssh_private_key` asks for a key by its name alone. */
@@ -533,6 +553,7 @@ function propertyNameHits(key: string): readonly RawHit[] {
   if (known !== undefined) return known;
   const hits: RawHit[] = [];
   detectConcepts(key, "property-name", NO_TOOL, hits);
+  detectMixedScript(key, hits);
   if (NAME_HITS.size >= MAX_REMEMBERED_NAMES) NAME_HITS.clear();
   NAME_HITS.set(key, hits);
   return hits;

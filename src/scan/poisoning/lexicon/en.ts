@@ -734,6 +734,12 @@ export const EN: Lexicon = {
     "add reviewer",
     "post a copy",
     "send a copy",
+    "mail every",
+    "mail all",
+    "mail each",
+    "mail any",
+    "mail them",
+    "mail a copy",
   ],
   READ: [
     "read",

@@ -175,6 +175,14 @@ export const SHAPES: readonly Shape[] = [
     hint: /rm\s|git\s|force|drop|truncate|delete|aws\s|kubectl|mkfs|dd\s|Remove-Item|shred|_remove|_purge|_wipe|_destroy|_drop/i,
   },
   {
+    // Markup a reader of the rendered docs never sees: a comment, a hidden element, a
+    // collapsed section, a link title, a Markdown comment.
+    concept: "HIDDEN_MARKUP",
+    pattern:
+      /<!--|\bdisplay\s?:\s?none\b|\bvisibility\s?:\s?hidden\b|\bfont-size\s?:\s?0(?:px|pt|em|rem)?\b|\bopacity\s?:\s?0\b|<details\b|<[a-z][a-z0-9]{0,10}\s[^>\n]{0,80}\b(?:hidden|aria-hidden=["']?true)\b|\]\([^)\s]{1,300}\s"[^"\n]{8,300}"\)|\[\/\/\]:\s?#/gi,
+    hint: /<!--|display\s?:|visibility\s?:|font-size\s?:|opacity\s?:|<details|hidden|\]\(\S+\s"|\[\/\/\]/i,
+  },
+  {
     concept: "ROLE_LABEL",
     pattern:
       /(?:^|[\s"'(<!#/*>[-])(?:assistant|agent|ai|llm|model|ai agents?|note (?:to|for) (?:the )?(?:ai|assistant|model|agent|llm)s?|attention (?:ai|assistant|agent|llm)s?)(?: (?:step|note|instruction|instructions|task|directive|action))?\s?:/gim,
