@@ -269,10 +269,9 @@ class ToolWalk {
 
   run(): InjectionFinding[] {
     const name = read(this.tool, "name");
-    if (typeof name === "string") {
-      this.toolName = name;
-      this.lookAlikeName(name);
-    }
+    // A look-alike tool name (`rеad_file` with a Cyrillic е) is SCAN012's finding, not
+    // this detector's: the name is not read for mixed scripts here.
+    if (typeof name === "string") this.toolName = name;
 
     this.top("description", "description");
     this.top("title", "schema-title");
@@ -389,22 +388,6 @@ class ToolWalk {
       },
     }));
     this.findings.push(...detectPurposeMismatch(this.toolName ?? "", description, params));
-  }
-
-  /** A tool name spelled with a look-alike letter (`rеad_file`) passes for another tool. */
-  private lookAlikeName(name: string): void {
-    const hits: RawHit[] = [];
-    detectMixedScript(name.slice(0, 200), hits);
-    for (const hit of hits) {
-      this.findings.push({
-        signal: hit.signal,
-        pointer: "/name",
-        kind: "schema-other",
-        span: { start: hit.start, end: hit.end },
-        excerpt: printableExcerpt(name, hit.start, hit.end),
-        why: `tool name ${hit.why}`,
-      });
-    }
   }
 
   /** A property name read as text: `contents_of_users_ssh_private_key` asks for a key by its name alone. */
