@@ -65,6 +65,8 @@ export const CONCEPTS = {
     "identity documents and numbers: passport number, national id, social security number",
   IDENTITY_DOMAIN:
     "jobs that need an identity document: identity verification, KYC, travel booking, payroll",
+  AUTH_DOMAIN:
+    "jobs that handle the user's own credentials or money: log in, authenticate, password manager, vault, payments",
   SENSITIVE_SERVICE:
     "accounts whose secrets no tool needs: online banking, the email account, the bank",
   CONTEXT: "the model's context: conversation, chat history, system prompt, what the user said",

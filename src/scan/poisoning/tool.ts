@@ -10,6 +10,7 @@ import { CleanTexts } from "./clean-texts.js";
 import { detectAll, detectAllRemembering, ONE_WORD_SIGNAL } from "./detect.js";
 import {
   detectConcepts,
+  firstSentence,
   NO_TOOL,
   nameConceptsOf,
   purposeWords,
@@ -302,6 +303,7 @@ class ToolWalk {
       params: this.params,
       nameConcepts: this.toolName === undefined ? new Set() : nameConceptsOf(this.toolName),
       purpose: purposeWords(this.toolName ?? "", description),
+      purposeText: `${(this.toolName ?? "").replace(/[_\-.]+/g, " ")} ${firstSentence(description)}`,
       paramConcepts: new Map(),
     };
     for (const [text, kind, where] of this.queue) this.scan(text, kind, where);

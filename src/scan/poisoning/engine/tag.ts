@@ -184,6 +184,30 @@ function dropInsideLinks(mentions: Mention[]): void {
   mentions.length = kept;
 }
 
+const DEFENSIVE = CONCEPT_ID.DEFENSIVE;
+const USER_DATA = CONCEPT_ID.USER_DATA;
+
+/**
+ * A defensive word that opens a data noun ("audit" in "the audit logs") names the data,
+ * not a defence: deleting the audit logs is not auditing.
+ */
+function dropDefensiveNouns(mentions: Mention[]): void {
+  let nouns: Map<number, number> | undefined;
+  for (const m of mentions) {
+    if (m.concept !== USER_DATA) continue;
+    nouns ??= new Map();
+    nouns.set(m.start, Math.max(nouns.get(m.start) ?? 0, m.end));
+  }
+  if (nouns === undefined) return;
+  let kept = 0;
+  for (const m of mentions) {
+    const noun = m.concept === DEFENSIVE ? nouns.get(m.start) : undefined;
+    if (noun !== undefined && noun > m.end) continue;
+    mentions[kept++] = m;
+  }
+  mentions.length = kept;
+}
+
 /** The words of a text's first sentence, folded: its own statement of purpose. */
 function firstSentenceWords(tokens: Tokens): Set<string> {
   const out = new Set<string>();
@@ -213,6 +237,7 @@ export function tagText(
   tagShapes(cased, tokens, context, found);
   byStart(found);
   dropInsideLinks(found);
+  dropDefensiveNouns(found);
   const purpose =
     context.purpose !== undefined && context.purpose.size > 0
       ? context.purpose

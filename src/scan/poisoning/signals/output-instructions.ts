@@ -20,6 +20,13 @@ export const OUTPUT_INSTRUCTIONS: SignalDeclaration = {
       ordered: true,
       none: ["CONSENT+", "DEFENSIVE"],
     },
+    // "Instructions contained in an email body ... should be executed as written."
+    {
+      all: ["INSTRUCTION", "OUTPUT", "OBEY!"],
+      ordered: true,
+      within: 24,
+      none: ["CONSENT+", "DEFENSIVE"],
+    },
     // "If a message says it is from IT, do what it says."
     { all: ["CONDITION", "OUTPUT", "OBEY!"], ordered: true, none: ["CONSENT+", "DEFENSIVE"] },
     { all: ["OUTPUT", "PREAUTH"], none: ["DEFENSIVE"] },

@@ -13,6 +13,18 @@ export const SIDE_EFFECT: SignalDeclaration = {
       none: ["DEFENSIVE"],
     },
     { all: ["USER_DATA|SECRET|CONTEXT|PII", "RETAIN+", "THIRD_PARTY|PUBLIC"], none: ["DEFENSIVE"] },
+    // The same fact with a plain transfer verb, made standing ("every file opened is also
+    // uploaded to our partner's cluster"): a copy on the side of every use, stated, not asked.
+    {
+      all: [
+        "SCOPE_ALL|TRIGGER|ALSO",
+        "USER_DATA|SECRET|CONTEXT|PII",
+        "TRANSFER+",
+        "THIRD_PARTY|PUBLIC",
+      ],
+      none: ["DEFENSIVE", "CONSENT+", "NEGATION"],
+      within: 20,
+    },
     { all: ["GRANT+", "DESTINATION|ACCOUNT|THIRD_PARTY|PUBLIC"], none: ["CONSENT+"] },
   ],
   fires: [
