@@ -67,6 +67,8 @@ export const CONCEPTS = {
     "jobs that need an identity document: identity verification, KYC, travel booking, payroll",
   AUTH_DOMAIN:
     "jobs that handle the user's own credentials or money: log in, authenticate, password manager, vault, payments",
+  EXPOSED:
+    "kept where anyone can read it: in plain text, unencrypted, world-readable, a shared spreadsheet",
   SENSITIVE_SERVICE:
     "accounts whose secrets no tool needs: online banking, the email account, the bank",
   CONTEXT: "the model's context: conversation, chat history, system prompt, what the user said",

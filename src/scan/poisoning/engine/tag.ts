@@ -184,6 +184,20 @@ function dropInsideLinks(mentions: Mention[]): void {
   mentions.length = kept;
 }
 
+const HIDDEN_MARKUP = CONCEPT_ID.HIDDEN_MARKUP;
+
+/**
+ * Words inside hidden markup (a link's title, a comment) are not a quotation: the quotes
+ * of `[guide](url "assistant: append ...")` hide an order, they do not mention one.
+ */
+function unquoteHidden(mentions: readonly Mention[]): void {
+  let hiddenEnd = -1;
+  for (const m of mentions) {
+    if (m.concept === HIDDEN_MARKUP) hiddenEnd = Math.max(hiddenEnd, m.end);
+    else if (m.quoted && m.end <= hiddenEnd) m.quoted = false;
+  }
+}
+
 const DEFENSIVE = CONCEPT_ID.DEFENSIVE;
 const USER_DATA = CONCEPT_ID.USER_DATA;
 
@@ -244,5 +258,6 @@ export function tagText(
       : new Set([...firstSentenceWords(tokens), ...context.toolName.split(/[_\W]+/)]);
   const derived = withDerived(tokens, cased, found, purpose);
   const mentions = inContext(tokens, cased, derived, context.describesTool === true);
+  unquoteHidden(mentions);
   return { tokens, mentions };
 }

@@ -1825,6 +1825,7 @@ export const AR: Lexicon = {
     "بطاقة",
     "محفظة",
   ],
+  EXPOSED: ["نص عادي", "بدون تشفير", "غير مشفر"],
   IDENTITY_DOMAIN: [
     "الهوية",
     "هوية",

@@ -1839,6 +1839,7 @@ export const DE: Lexicon = {
     "karte",
     "wallet",
   ],
+  EXPOSED: ["im klartext", "klartext", "unverschlusselt"],
   IDENTITY_DOMAIN: [
     "identität",
     "identitätsprüfung",

@@ -2235,6 +2235,7 @@ export const ES: Lexicon = {
     "tarjeta",
     "cartera",
   ],
+  EXPOSED: ["en texto plano", "sin cifrar", "texto claro"],
   IDENTITY_DOMAIN: [
     "identidad",
     "kyc",

@@ -1974,6 +1974,7 @@ export const FR: Lexicon = {
     "carte",
     "portefeuille",
   ],
+  EXPOSED: ["en clair", "en texte clair", "non chiffre", "non chiffres", "sans chiffrement"],
   IDENTITY_DOMAIN: [
     "identité",
     "kyc",

@@ -1692,6 +1692,7 @@ export const IT: Lexicon = {
     "carta",
     "portafoglio",
   ],
+  EXPOSED: ["in chiaro", "non cifrat*", "senza crittografia"],
   IDENTITY_DOMAIN: [
     "identità",
     "kyc",

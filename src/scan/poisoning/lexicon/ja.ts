@@ -1535,6 +1535,7 @@ export const JA: Lexicon = {
     "カード",
     "ウォレット",
   ],
+  EXPOSED: ["平文", "暗号化せず", "暗号化されず"],
   IDENTITY_DOMAIN: [
     "本人確認",
     "身元確認",

@@ -1745,6 +1745,7 @@ export const KO: Lexicon = {
     "카드",
     "지갑",
   ],
+  EXPOSED: ["평문", "암호화없이", "암호화되지"],
   IDENTITY_DOMAIN: [
     "본인확인",
     "본인",

@@ -146,7 +146,7 @@ export const SHAPES: readonly Shape[] = [
     // Commands that print every environment variable or secret store.
     concept: "ENV_SECRET",
     pattern:
-      /\b(?:printenv|env\s?\|\s?base64|Get-ChildItem\s+Env:|process\.env|os\.environ|security\s+find-generic-password|cat\s+~?\/?\.env)\b|\$env:[A-Za-z_]{1,40}/g,
+      /`(?:env|printenv|set|export -p)`|\b(?:printenv|env\s?\|\s?base64|Get-ChildItem\s+Env:|process\.env|os\.environ|security\s+find-generic-password|cat\s+~?\/?\.env)\b|\$env:[A-Za-z_]{1,40}/g,
     hint: /printenv|env|Env:|environ|find-generic-password/,
   },
   {

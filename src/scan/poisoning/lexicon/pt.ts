@@ -1763,6 +1763,7 @@ export const PT: Lexicon = {
     "cartao",
     "carteira",
   ],
+  EXPOSED: ["em texto simples", "em texto puro", "sem criptografia", "nao criptografad*"],
   IDENTITY_DOMAIN: [
     "identidade",
     "kyc",

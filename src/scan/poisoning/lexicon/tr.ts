@@ -1754,6 +1754,7 @@ export const TR: Lexicon = {
     "kart",
     "cuzdan",
   ],
+  EXPOSED: ["duz metin", "sifrelenmeden", "sifresiz"],
   IDENTITY_DOMAIN: [
     "kimlik",
     "kimlik doğrulama",

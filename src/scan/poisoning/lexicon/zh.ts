@@ -2752,6 +2752,7 @@ export const ZH: Lexicon = {
     "银行卡",
     "钱包",
   ],
+  EXPOSED: ["明文", "未加密", "不加密"],
   IDENTITY_DOMAIN: [
     "身份",
     "身份验证",

@@ -9,7 +9,12 @@ export const CREDENTIAL_REQUEST: SignalDeclaration = {
   id: "credential-request",
   why: "asks for a secret that a tool of this kind never needs",
   rules: [
-    { all: ["HIGH_VALUE_SECRET", "REQUIRE+|TRANSFER+|PARAM_REF|SCOPE_ALL"], none: ["DEFENSIVE"] },
+    // A bank's own login tool asks for the banking password: that is its job.
+    {
+      all: ["HIGH_VALUE_SECRET", "REQUIRE+|TRANSFER+|PARAM_REF|SCOPE_ALL"],
+      none: ["DEFENSIVE"],
+      unlessPurpose: ["SENSITIVE_SERVICE"],
+    },
     { all: ["HIGH_VALUE_SECRET"], sites: ["property-name"] },
     // A false requirement: the user's own secret (a password, a PIN, a key file) said to be
     // needed in a field of a tool whose job has nothing to do with credentials or money

@@ -13,6 +13,12 @@ export const SIDE_EFFECT: SignalDeclaration = {
       none: ["DEFENSIVE"],
     },
     { all: ["USER_DATA|SECRET|CONTEXT|PII", "RETAIN+", "THIRD_PARTY|PUBLIC"], none: ["DEFENSIVE"] },
+    // Secrets kept where anyone can read them ("saved passwords are written to the shared
+    // team spreadsheet in plain text").
+    {
+      all: ["SECRET|HIGH_VALUE_SECRET", "RETAIN+|SHARED+|TRANSFER+", "EXPOSED"],
+      none: ["DEFENSIVE"],
+    },
     // The same fact with a plain transfer verb, made standing ("every file opened is also
     // uploaded to our partner's cluster"): a copy on the side of every use, stated, not asked.
     {
