@@ -128,6 +128,7 @@ export function compileRule(rule: ConceptRule): CompiledRule {
   };
 }
 
+const SCOPE_ALL = CONCEPT_ID.SCOPE_ALL;
 const DESTINATION_LIKE = new Set([CONCEPT_ID.DESTINATION, CONCEPT_ID.ACCOUNT]);
 
 function satisfies(m: Mention, need: Need): boolean {
@@ -167,6 +168,9 @@ function meet(mentions: readonly Mention[], rule: CompiledRule): Met | undefined
     for (const m of mentions) {
       if (rule.ordered && m.start <= after) continue;
       if (chosen.includes(m)) continue;
+      // A word meets one need: "full" in "the full name" is part of the name, not a scope.
+      if (m.concept === SCOPE_ALL && chosen.some((c) => c.start <= m.start && m.end <= c.end))
+        continue;
       if (satisfies(m, need)) {
         pick = m;
         break;

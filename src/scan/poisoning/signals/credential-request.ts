@@ -13,7 +13,7 @@ export const CREDENTIAL_REQUEST: SignalDeclaration = {
     {
       all: ["HIGH_VALUE_SECRET", "REQUIRE+|TRANSFER+|PARAM_REF|SCOPE_ALL"],
       none: ["DEFENSIVE"],
-      unlessPurpose: ["SENSITIVE_SERVICE"],
+      unlessPurpose: ["SENSITIVE_SERVICE", "DEFENSIVE"],
     },
     { all: ["HIGH_VALUE_SECRET"], sites: ["property-name"] },
     // A false requirement: the user's own secret (a password, a PIN, a key file) said to be
