@@ -2987,6 +2987,5 @@ export const EN: Lexicon = {
     "sanitize",
     "sanitizes",
     "sanitise",
-    "moderation",
   ],
 };
