@@ -69,6 +69,8 @@ export const CONCEPTS = {
     "jobs that handle the user's own credentials or money: log in, authenticate, password manager, vault, payments",
   EXPOSED:
     "kept where anyone can read it: in plain text, unencrypted, world-readable, a shared spreadsheet",
+  REMEDY:
+    "a step stated as the routine fix for a state: are resolved by, are handled by, the fix is",
   SENSITIVE_SERVICE:
     "accounts whose secrets no tool needs: online banking, the email account, the bank",
   CONTEXT: "the model's context: conversation, chat history, system prompt, what the user said",

@@ -44,6 +44,8 @@ export interface ConceptRule {
    * tool asking for one is not.
    */
   readonly unlessPurpose?: readonly Concept[];
+  /** Only mentions after a description's first sentence (the job statement) count. */
+  readonly afterJob?: boolean;
   /** The needs must be met in the order listed. */
   readonly ordered?: boolean;
   /** The mentions met must lie in two or more clauses ("If X, delete Y"). */
@@ -69,6 +71,7 @@ export interface CompiledRule {
   readonly unlessNamed: readonly number[];
   readonly unlessParamNamed: readonly number[];
   readonly unlessPurpose: readonly number[];
+  readonly afterJob: boolean;
   readonly ordered: boolean;
   readonly apart: boolean;
   readonly within: number;
@@ -113,6 +116,7 @@ export function compileRule(rule: ConceptRule): CompiledRule {
     unlessNamed: (rule.unlessNamed ?? []).map((c) => CONCEPT_ID[c]),
     unlessParamNamed: (rule.unlessParamNamed ?? []).map((c) => CONCEPT_ID[c]),
     unlessPurpose: (rule.unlessPurpose ?? []).map((c) => CONCEPT_ID[c]),
+    afterJob: rule.afterJob ?? false,
     ordered: rule.ordered ?? false,
     apart: rule.apart ?? false,
     within: rule.within ?? Number.POSITIVE_INFINITY,
@@ -129,6 +133,7 @@ export function compileRule(rule: ConceptRule): CompiledRule {
 }
 
 const SCOPE_ALL = CONCEPT_ID.SCOPE_ALL;
+const PII = CONCEPT_ID.PII;
 const DESTINATION_LIKE = new Set([CONCEPT_ID.DESTINATION, CONCEPT_ID.ACCOUNT]);
 
 function satisfies(m: Mention, need: Need): boolean {
@@ -169,8 +174,13 @@ function meet(mentions: readonly Mention[], rule: CompiledRule): Met | undefined
       if (rule.ordered && m.start <= after) continue;
       if (chosen.includes(m)) continue;
       // A word meets one need: "full" in "the full name" is part of the name, not a scope.
-      if (m.concept === SCOPE_ALL && chosen.some((c) => c.start <= m.start && m.end <= c.end))
+      if (
+        m.concept === SCOPE_ALL &&
+        chosen.some((c) => c.concept === PII && c.start <= m.start && m.end <= c.end)
+      )
         continue;
+      // A rule about what a description asks beyond its job skips the job statement.
+      if (rule.afterJob && m.sentence === 0) continue;
       if (satisfies(m, need)) {
         pick = m;
         break;

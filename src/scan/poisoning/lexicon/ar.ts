@@ -1826,6 +1826,7 @@ export const AR: Lexicon = {
     "محفظة",
   ],
   EXPOSED: ["نص عادي", "بدون تشفير", "غير مشفر"],
+  REMEDY: ["يتم حلها", "يحل بحذف"],
   IDENTITY_DOMAIN: [
     "الهوية",
     "هوية",

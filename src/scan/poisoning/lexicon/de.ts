@@ -1840,6 +1840,7 @@ export const DE: Lexicon = {
     "wallet",
   ],
   EXPOSED: ["im klartext", "klartext", "unverschlusselt"],
+  REMEDY: ["werden behoben", "wird behoben", "werden gelost", "wird gelost"],
   IDENTITY_DOMAIN: [
     "identität",
     "identitätsprüfung",

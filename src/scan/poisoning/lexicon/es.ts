@@ -2236,6 +2236,7 @@ export const ES: Lexicon = {
     "cartera",
   ],
   EXPOSED: ["en texto plano", "sin cifrar", "texto claro"],
+  REMEDY: ["se resuelve", "se resuelven", "se solucionan", "se soluciona"],
   IDENTITY_DOMAIN: [
     "identidad",
     "kyc",

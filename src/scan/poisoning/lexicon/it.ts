@@ -1693,6 +1693,7 @@ export const IT: Lexicon = {
     "portafoglio",
   ],
   EXPOSED: ["in chiaro", "non cifrat*", "senza crittografia"],
+  REMEDY: ["si risolve", "si risolvono", "vengono risolti"],
   IDENTITY_DOMAIN: [
     "identità",
     "kyc",

@@ -1536,6 +1536,7 @@ export const JA: Lexicon = {
     "ウォレット",
   ],
   EXPOSED: ["平文", "暗号化せず", "暗号化されず"],
+  REMEDY: ["で解決", "解決方法は"],
   IDENTITY_DOMAIN: [
     "本人確認",
     "身元確認",

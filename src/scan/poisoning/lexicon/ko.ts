@@ -1746,6 +1746,7 @@ export const KO: Lexicon = {
     "지갑",
   ],
   EXPOSED: ["평문", "암호화없이", "암호화되지"],
+  REMEDY: ["해결됩니다", "해결방법은"],
   IDENTITY_DOMAIN: [
     "본인확인",
     "본인",

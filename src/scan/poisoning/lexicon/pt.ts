@@ -1764,6 +1764,7 @@ export const PT: Lexicon = {
     "carteira",
   ],
   EXPOSED: ["em texto simples", "em texto puro", "sem criptografia", "nao criptografad*"],
+  REMEDY: ["se resolve", "sao resolvidos", "e resolvido"],
   IDENTITY_DOMAIN: [
     "identidade",
     "kyc",

@@ -1755,6 +1755,7 @@ export const TR: Lexicon = {
     "cuzdan",
   ],
   EXPOSED: ["duz metin", "sifrelenmeden", "sifresiz"],
+  REMEDY: ["cozulur", "giderilir"],
   IDENTITY_DOMAIN: [
     "kimlik",
     "kimlik doğrulama",

@@ -2753,6 +2753,7 @@ export const ZH: Lexicon = {
     "钱包",
   ],
   EXPOSED: ["明文", "未加密", "不加密"],
+  REMEDY: ["的解决办法", "解决方法是", "通过删除"],
   IDENTITY_DOMAIN: [
     "身份",
     "身份验证",
