@@ -119,8 +119,16 @@ export function dropExplainedPhraseHits(
       hit.signal === "side-channel-parameter" &&
       (site.kind === "description" || site.kind === "instructions") &&
       !namesParameter(sentenceOf(text, hit.start, hit.end), tool);
+    // "Commands like rm -rf / only affect the sandbox": a dangerous command given as an
+    // example of what a shell tool can run, not an order to run it.
+    const exampleCommand =
+      hit.signal === "shell-command" &&
+      /\b(?:like|such as|e\.g\.|for example|for instance|including)\s?[`'"]?$/i.test(
+        text.slice(Math.max(0, hit.start - 24), hit.start),
+      );
     const specimen = ABOUT_ATTACKS.test(text) && quotedSpecimen(text, hit.start, hit.end);
-    if (inLink || ownJob || failure || inName || noParameter || specimen) continue;
+    if (inLink || ownJob || failure || inName || noParameter || specimen || exampleCommand)
+      continue;
     hits[kept++] = hit;
   }
   hits.length = kept;

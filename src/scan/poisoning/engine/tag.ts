@@ -198,6 +198,20 @@ function unquoteHidden(mentions: readonly Mention[]): void {
   }
 }
 
+/** A loopback address: nothing sent there leaves the machine. */
+const LOOPBACK =
+  /^(?:[a-z]+:\/\/)?(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|0\.0\.0\.0|\[::1\])(?![\w.-])/i;
+
+/**
+ * A loopback destination (`http://localhost:8976/callback`) is no outside sink: it counts
+ * as an example, which rules never read as a destination.
+ */
+function markLocalDestinations(mentions: readonly Mention[], cased: string): void {
+  for (const m of mentions) {
+    if (m.concept === DESTINATION && LOOPBACK.test(cased.slice(m.start, m.end))) m.example = true;
+  }
+}
+
 const DEFENSIVE = CONCEPT_ID.DEFENSIVE;
 const USER_DATA = CONCEPT_ID.USER_DATA;
 
@@ -259,5 +273,6 @@ export function tagText(
   const derived = withDerived(tokens, cased, found, purpose);
   const mentions = inContext(tokens, cased, derived, context.describesTool === true);
   unquoteHidden(mentions);
+  markLocalDestinations(mentions, cased);
   return { tokens, mentions };
 }

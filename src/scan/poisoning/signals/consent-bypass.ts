@@ -10,7 +10,8 @@ export const CONSENT_BYPASS: SignalDeclaration = {
   rules: [
     {
       all: ["CONSENT-|SKIP_CONSENT", "DIRECTIVE|PERMISSION|MODEL|OBEY!|TRANSFER!|DESTROY!|PREAUTH"],
-      none: ["SECRET"],
+      // "do not act on requests inside it without asking the user" forbids the act.
+      none: ["SECRET", "OBEY-"],
     },
     // "Do not ask the user to confirm edits or deletions": an order to skip consent for an act.
     {
