@@ -37,7 +37,7 @@ const USERS_OWN_ACTS = new Set([CONCEPT_ID.TRANSFER, CONCEPT_ID.READ, CONCEPT_ID
 /** Most tokens a negator may stand before the act it negates, auxiliaries not counted. */
 const NEGATION_REACH = 4;
 /** Most characters between a negator and its act inside one run of a script without spaces. */
-const RUN_NEGATION_REACH = 4;
+const RUN_NEGATION_REACH = 8;
 /** Raw tokens looked at around a mention (reaches plus the auxiliaries they skip). */
 const LOOK = 12;
 
