@@ -94,7 +94,7 @@ export function detectInvisible(
   const ansi: { start: number; end: number }[] = [];
   let ansiCount = 0;
   const counts = new Map<Kind, number>();
-  let namesSoftHyphens: boolean | undefined;
+  const softHyphensNamed = text.includes("\u00ad") && NAMES_SOFT_HYPHENS.test(text);
   for (let i = 0; i < text.length; ) {
     const c = text.charCodeAt(i);
     if (c === 0x1b || c === 0x9b) {
@@ -116,9 +116,7 @@ export function detectInvisible(
     if (
       kind === undefined ||
       isLegitimateJoiner(text, i, cp) ||
-      (cp === 0xad &&
-        (namesSoftHyphens ??= NAMES_SOFT_HYPHENS.test(text)) &&
-        betweenLetters(text, i))
+      (cp === 0xad && softHyphensNamed && betweenLetters(text, i))
     ) {
       i += width;
       continue;
