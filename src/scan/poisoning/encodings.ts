@@ -184,7 +184,7 @@ const LEET: Readonly<Record<string, string>> = {
   "@": "a",
   $: "s",
 };
-const LEET_WORD = /\b(?=[A-Za-z0-9@$]*[A-Za-z])(?=[A-Za-z0-9@$]*[0-9@$])[A-Za-z0-9@$]{2,20}\b/g;
+const LEET_WORD = /\b(?=[A-Za-z0-9@$]*[A-Za-z])(?=[A-Za-z0-9@$]*[0-9@$])[A-Za-z0-9@$]{3,20}\b/g;
 
 function spellOut(word: string): string {
   return word.replace(/[0-9@$]/g, (c) => LEET[c] ?? c);

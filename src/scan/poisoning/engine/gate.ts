@@ -60,6 +60,22 @@ const GATED = COMPILED_SIGNALS.flatMap((s) =>
   })),
 );
 
+/**
+ * Concepts some rule's needs (or a derivation's sources) name: the gate marks only these.
+ * A concept read only for context (a tool's job, `unlessPurpose`) or only as a rule's
+ * `none` cannot make a rule meet, so its phrases are not looked up here.
+ */
+const GATE_CONCEPTS = (() => {
+  const used = new Uint8Array(CONCEPT_LIST.length);
+  for (const rule of GATED) {
+    for (const need of rule.masks) {
+      for (let c = 0; c < CONCEPT_LIST.length; c++) if (has(need, 0, c)) used[c] = 1;
+    }
+  }
+  for (const [, from] of DERIVED_IDS) for (const c of from) used[c] = 1;
+  return used;
+})();
+
 function markWords(tokens: Tokens, cased: string, mask: Uint32Array): void {
   const languages = sentenceLanguages(tokens, cased);
   const lists: (readonly WordPhrase[])[] = [];
@@ -72,7 +88,8 @@ function markWords(tokens: Tokens, cased: string, mask: Uint32Array): void {
       const run = tokens.text[i]!;
       for (let p = 0; p < run.length; p++) {
         for (const phrase of matcher.runs.get(run[p]!) ?? []) {
-          if (run.startsWith(phrase.text, p)) set(mask, at, phrase.concept);
+          if (GATE_CONCEPTS[phrase.concept] === 1 && run.startsWith(phrase.text, p))
+            set(mask, at, phrase.concept);
         }
       }
       continue;
@@ -82,7 +99,11 @@ function markWords(tokens: Tokens, cased: string, mask: Uint32Array): void {
     if (language !== "en") candidatesOf(borrowedMatcher(), tokens.text[i]!, lists);
     for (const list of lists) {
       for (const phrase of list) {
-        if (!has(mask, at, phrase.concept) && phraseAt(tokens, i, phrase) >= 0)
+        if (
+          GATE_CONCEPTS[phrase.concept] === 1 &&
+          !has(mask, at, phrase.concept) &&
+          phraseAt(tokens, i, phrase) >= 0
+        )
           set(mask, at, phrase.concept);
       }
     }
