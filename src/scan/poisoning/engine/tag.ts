@@ -13,7 +13,7 @@ import { sentenceLanguages } from "./language.js";
 import { borrowedMatcher, matcherFor } from "./matcher.js";
 import { byStart, type Mention, mentionAt } from "./mention.js";
 import { phraseAt } from "./phrase.js";
-import { RUN, type Tokens, tokenAt, tokenize } from "./tokenize.js";
+import { RUN, type Tokens, tokenAt, tokenize, WORD } from "./tokenize.js";
 
 export type { Mention } from "./mention.js";
 
@@ -66,9 +66,14 @@ function tagWords(tokens: Tokens, cased: string, out: Mention[]): void {
     }
     const token = tokens.text[i]!;
     lists.length = 0;
-    candidatesOf(matcher, token, lists);
+    const k = i + 1;
+    const next =
+      k < tokens.count && tokens.kind[k] === WORD && tokens.sentence[k] === tokens.sentence[i]
+        ? tokens.text[k]
+        : undefined;
+    candidatesOf(matcher, token, lists, next);
     // Borrowed English nouns (API key, system prompt) count in every language.
-    if (foreign) candidatesOf(borrowedMatcher(), token, lists);
+    if (foreign) candidatesOf(borrowedMatcher(), token, lists, next);
     if (lists.length === 0) continue;
     seen.clear();
     for (const list of lists) {
