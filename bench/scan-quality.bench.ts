@@ -21,6 +21,7 @@ import { TAMPERING_RULES } from "../src/scan/poisoning/shadowing.js";
 import { SIDE_EFFECT_RULES } from "../src/scan/poisoning/side-effects.js";
 import type { ScanReport } from "../src/scan/types.js";
 import { formatNs, formatRatio, measure, table } from "./lib/measure.js";
+import { judgeAll, loadDevSet, realWide, type Tally, tally } from "./lib/poisoning-sets.js";
 
 export const title = "scan-tools SCAN002: description-poisoning detection quality";
 
@@ -224,6 +225,80 @@ function realServers(): { markdown: string; tools: unknown[] } {
   };
 }
 
+/**
+ * The development sets, split by the parity of the number that ends each id (odd: the
+ * tuning half, even: kept aside and only counted). Totals only: no case of an aside half
+ * is ever listed (bench/lib/poisoning-sets.ts).
+ */
+function developmentSets(): string {
+  const cell = (caught: number, of: number) => `${caught}/${of} (${pct(caught, of)})`;
+  const both = (t: Tally) => [cell(t.caught, t.poisoned), cell(t.flagged, t.benign)];
+  const dev = judgeAll(loadDevSet(corpus, "poisoning-dev"));
+  const pocs = judgeAll(loadDevSet(corpus, "public-pocs"));
+  const clear = pocs.filter((v) => !v.case.ambiguous);
+  const half = (vs: typeof dev, h: "tuning" | "aside") =>
+    tally(vs.filter((v) => v.case.half === h));
+  const wide = realWide(corpus);
+  // Quoted, not measured in this run: the first detector from docs/scan-poisoning.md, and
+  // main at 31f4850 (before this detector's second version) measured with the same script
+  // (scripts/measure-poisoning.ts) on 2026-12-06.
+  const rows: (string | number)[][] = [
+    [
+      "`poisoning-dev`, tuning half (odd ids)",
+      ...both(half(dev, "tuning")),
+      "16/87 / 3/83",
+      "77/87 / 3/83",
+    ],
+    [
+      "`poisoning-dev`, **aside half** (even ids)",
+      ...both(half(dev, "aside")),
+      "11/73 / 4/77",
+      "39/73 / 7/77",
+    ],
+    [
+      "`public-pocs` clear rows, tuning half",
+      ...both(half(clear, "tuning")),
+      "60/82 / 0/133",
+      "68/82 / 1/133",
+    ],
+    [
+      "`public-pocs` clear rows, **aside half**",
+      ...both(half(clear, "aside")),
+      "49/68 / 1/115",
+      "53/68 / 6/115",
+    ],
+    [
+      "`public-pocs` ambiguous rows (both halves)",
+      ...both(tally(pocs.filter((v) => v.case.ambiguous))),
+      "n/a",
+      "8/15 / 0/1",
+    ],
+    [
+      "`real-servers-wide`, tools with SCAN002",
+      "",
+      `${wide.flagged.length}/${wide.tools}`,
+      "9/2,023",
+      "0/2,023",
+    ],
+  ];
+  return [
+    "### Development sets, both halves (`scanTools`, permissive; split by id parity)",
+    "",
+    "Split rule: the number that ends a case id decides its half, odd for tuning and even kept aside; aside halves are only ever counted (`bench/lib/poisoning-sets.ts`, `scripts/measure-poisoning.ts`). Targets (issue #14): ≥ 85 % caught and ≤ 3 % benign flagged on both halves, within 5 points of each other; 0 on real servers.",
+    "",
+    table(
+      [
+        "set",
+        "poisoned caught (this run)",
+        "benign flagged (this run)",
+        "first detector 334da23 (quoted)",
+        "main 31f4850 (quoted)",
+      ],
+      rows,
+    ),
+  ].join("\n");
+}
+
 /** One required literal of each phrase pattern: a text the literal gate cannot thin out. */
 function everyPatternLiteral(): string[] {
   const patterns = [
@@ -324,6 +399,8 @@ export async function run(): Promise<string> {
     guardbench(),
     "",
     real.markdown,
+    "",
+    developmentSets(),
     "",
     throughput(real.tools),
   ].join("\n");

@@ -8,6 +8,13 @@ import { type PhraseRule, runRules } from "./rules.js";
 import type { RawHit } from "./types.js";
 
 /** Phrase rules of the command family (exported for the linear-time lint test). */
+/**
+ * Dangerous shell text: download-and-run, recursive delete, secret reads, persistence.
+ * Shared with fenced.ts, which lets a harmless example block pass.
+ */
+export const DANGEROUS_SHELL =
+  /\b(?:curl|wget)\b[^\n]{0,200}?\|\s?(?:sudo\s)?(?:ba|z|da|k)?sh\b|\brm\s-[a-z]{0,3}[rf][a-z]{0,3}\s(?:\/|~|\*|\$home|\.\s|\.$)|\bchmod\s(?:\+x|777|-r\s777)|\/dev\/tcp\/|\bnc\s-[a-z]{0,4}e\b|\bbase64\s(?:-d|--decode)\b[^\n]{0,60}?\|\s?(?:ba)?sh\b|\bcat\s[^\n|;&]{0,40}?(?:\/etc\/passwd|\/etc\/shadow|\.ssh\/|\.aws\/|\.env\b)|>>?\s?~?\/?[\w./-]{0,40}\.(?:bashrc|zshrc|bash_profile)\b|\b(?:powershell|pwsh)\b[^\n]{0,40}?\s-(?:enc|encodedcommand|e)\b|\biex\s?\(|\bmkfifo\b[^\n]{0,40}?\bnc\b/g;
+
 export const COMMAND_RULES: readonly PhraseRule[] = [
   {
     signal: "shell-command",
@@ -40,8 +47,7 @@ export const COMMAND_RULES: readonly PhraseRule[] = [
   },
   {
     signal: "shell-command",
-    pattern:
-      /\b(?:curl|wget)\b[^\n]{0,200}?\|\s?(?:sudo\s)?(?:ba|z|da|k)?sh\b|\brm\s-[a-z]{0,3}[rf][a-z]{0,3}\s(?:\/|~|\*|\$home|\.\s|\.$)|\bchmod\s(?:\+x|777|-r\s777)|\/dev\/tcp\/|\bnc\s-[a-z]{0,4}e\b|\bbase64\s(?:-d|--decode)\b[^\n]{0,60}?\|\s?(?:ba)?sh\b|\bcat\s[^\n|;&]{0,40}?(?:\/etc\/passwd|\/etc\/shadow|\.ssh\/|\.aws\/|\.env\b)|>>?\s?~?\/?[\w./-]{0,40}\.(?:bashrc|zshrc|bash_profile)\b|\b(?:powershell|pwsh)\b[^\n]{0,40}?\s-(?:enc|encodedcommand|e)\b|\biex\s?\(|\bmkfifo\b[^\n]{0,40}?\bnc\b/g,
+    pattern: DANGEROUS_SHELL,
     why: "contains a dangerous shell command (download-and-run, recursive delete, secret read or persistence)",
   },
 ];

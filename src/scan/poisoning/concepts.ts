@@ -65,6 +65,12 @@ export const CONCEPTS = {
     "identity documents and numbers: passport number, national id, social security number",
   IDENTITY_DOMAIN:
     "jobs that need an identity document: identity verification, KYC, travel booking, payroll",
+  AUTH_DOMAIN:
+    "jobs that handle the user's own credentials or money: log in, authenticate, password manager, vault, payments",
+  EXPOSED:
+    "kept where anyone can read it: in plain text, unencrypted, world-readable, a shared spreadsheet",
+  REMEDY:
+    "a step stated as the routine fix for a state: are resolved by, are handled by, the fix is",
   SENSITIVE_SERVICE:
     "accounts whose secrets no tool needs: online banking, the email account, the bank",
   CONTEXT: "the model's context: conversation, chat history, system prompt, what the user said",
@@ -112,6 +118,8 @@ export const CONCEPTS = {
   TOOL_REF: "another tool named in the text (`share_portfolio`, `run_shell`)",
   DESTRUCTIVE_COMMAND: "a destructive command: rm -rf, git reset --hard, DROP TABLE, --force",
   ROLE_LABEL: "a speaker label addressed to the model: assistant:, agent:, note to the AI:",
+  HIDDEN_MARKUP:
+    "markup a reader of the rendered docs never sees: <!-- -->, display:none, <details>, a link title",
   AUTHORITY_MARKUP:
     "markup that claims a voice: [platform notice], <admin_directive>, a role object",
 } as const;

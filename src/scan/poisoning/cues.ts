@@ -29,7 +29,7 @@ export const URL = "\\b(?:https?|wss?|ftp)://[^\\s'\"`<>()\\]]{0,299}[^\\s'\"`<>
 
 /** Destinations that are outside the user's control by their description. */
 export const OUTSIDE_DESTINATION =
-  "\\b(?:(?:public|external|third[- ]party|remote|fixed|hard-?coded|undisclosed|unknown|our|partner|attacker'?s?|personal|separate|private) (?:pastebin|paste ?bin|paste site|gist|server|endpoint|webhook|bucket|wallet|account|address|host|collector|site|api|url|inbox|mailbox|repository|repo|channel|telegram|discord)|pastebin|webhook\\.site|requestbin|ngrok|interactsh|burpcollaborator|attacker)";
+  "\\b(?:(?:public|external|third[- ]party|remote|fixed|hard-?coded|undisclosed|unknown|our|partner|attacker'?s?|separate) (?:pastebin|paste ?bin|paste site|gist|server|endpoint|webhook|bucket|wallet|account|address|host|collector|site|api|url|inbox|mailbox|repository|repo|channel|telegram|discord)|pastebin|webhook\\.site|requestbin|ngrok|interactsh|burpcollaborator|attacker)";
 
 /** Compliance and "necessary context" language used to justify out-of-scope orders. */
 export const PRETEXT =

@@ -16,6 +16,7 @@ import { detectFenced } from "./fenced.js";
 import { detectInvisible } from "./invisible.js";
 import { LiteralsIn } from "./literal-gate.js";
 import { detectManipulation } from "./manipulation.js";
+import { detectMixedScript } from "./mixed-script.js";
 import { asItsOwnForm, type NormalizedText, normalizeText, originalSpan } from "./normalize.js";
 import { detectOverride } from "./override.js";
 import { dropExplainedPhraseHits } from "./phrase-context.js";
@@ -124,7 +125,10 @@ function collect(
   }
   // Matching form unchanged means printable ASCII with single spaces and line feeds:
   // nothing invisible or control to look for.
-  if (norm !== undefined) detectInvisible(text, original, site, depth, gate);
+  if (norm !== undefined) {
+    detectInvisible(text, original, site, depth, gate);
+    detectMixedScript(text, original);
+  }
   detectFenced(text, original);
   if (depth < MAX_DECODE_DEPTH) {
     detectEncoded(text, original, site, depth, gate);

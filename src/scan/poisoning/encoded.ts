@@ -184,6 +184,10 @@ function decodeCandidate(candidate: string): { text: string; encoding: string } 
  * candidate whose decoded text carries any signal becomes an
  * `encoded-instruction` hit (original offsets).
  */
+/** An example marker right before an encoded run. */
+const EXAMPLE_BEFORE =
+  /(?:\be\.g\.|\bfor example|\bfor instance|\bsuch as|\bexample|\blike|\bgives|\bbecomes|\breturns)\s?[:,(]?\s?[`'"]?$/i;
+
 export function detectEncoded(
   text: string,
   hits: RawHit[],
@@ -212,6 +216,13 @@ export function detectEncoded(
     const signals = signalsOf(decoded.text, site, depth + 1, gate);
     // Sentences hidden in an encoding are suspicious whatever they say.
     if (signals.length === 0 && !readsAsLanguage(decoded.text)) continue;
+    // An encoded sentence that says nothing and is given as an example ("e.g. aGVsbG8...")
+    // is an encoding tool's documentation.
+    if (
+      signals.length === 0 &&
+      EXAMPLE_BEFORE.test(text.slice(Math.max(0, match.start - 32), match.start))
+    )
+      continue;
     hits.push({
       signal: "encoded-instruction",
       start: match.start,

@@ -45,7 +45,12 @@ const ENTITIES = /(?:&#(?:\d{2,7}|[xX][0-9a-fA-F]{2,6});){6,400}/g;
 const U_ESCAPES = /(?:\\u[0-9a-fA-F]{4}|\\u\{[0-9a-fA-F]{1,6}\}){6,400}/g;
 const CODE_LIST = /(?:\d{2,3}\s{0,2},\s{0,2}){7,400}\d{2,3}/g;
 const SPACED_HEX = /\b(?:[0-9a-fA-F]{2}[ :-]){7,400}[0-9a-fA-F]{2}\b/g;
-const LETTER_SPACED = /(?<![\p{L}\p{N}])(?:\p{L}[ .]){5,200}\p{L}(?![\p{L}\p{N}])/gu;
+/**
+ * Single characters each followed by one space or a dot (`i g n o r e`), with words set
+ * apart by two or three spaces (`r e a d   t h e   k e y`).
+ */
+const LETTER_SPACED =
+  /(?<![\p{L}\p{N}])(?:[\p{L}\p{N}',@:/-](?: {1,3}|\.)){5,400}[\p{L}\p{N}](?![\p{L}\p{N}])/gu;
 
 function decodeEscapes(text: string, out: Decoded[]): void {
   if (text.includes("%")) {
@@ -179,7 +184,7 @@ const LEET: Readonly<Record<string, string>> = {
   "@": "a",
   $: "s",
 };
-const LEET_WORD = /\b(?=[A-Za-z0-9@$]*[A-Za-z])(?=[A-Za-z0-9@$]*[0-9@$])[A-Za-z0-9@$]{4,20}\b/g;
+const LEET_WORD = /\b(?=[A-Za-z0-9@$]*[A-Za-z])(?=[A-Za-z0-9@$]*[0-9@$])[A-Za-z0-9@$]{3,20}\b/g;
 
 function spellOut(word: string): string {
   return word.replace(/[0-9@$]/g, (c) => LEET[c] ?? c);
@@ -187,7 +192,8 @@ function spellOut(word: string): string {
 
 /** `1gn0r3`: digits inside a word that reads as a known word once spelled out (`k8s`, `utf8` do not). */
 function isLeetWord(word: string): boolean {
-  if (!/[a-z][0-9@$][a-z]/i.test(word)) return false;
+  // A digit inside or after letters (`1gn0r3`, `th3`, `t0`); `k8s`, `utf8` spell no word.
+  if (!/[a-z][0-9@$]|[0-9@$][a-z]/i.test(word) || /^[0-9@$]+[a-z]?$/i.test(word)) return false;
   return knownWordShare(spellOut(word)).share === 1;
 }
 
@@ -202,7 +208,12 @@ function decodeObfuscatedWords(text: string, out: Decoded[]): void {
   }
   LETTER_SPACED.lastIndex = 0;
   if (LETTER_SPACED.test(plain)) {
-    plain = plain.replace(LETTER_SPACED, (run) => run.replace(/[ .]/g, ""));
+    plain = plain.replace(LETTER_SPACED, (run) =>
+      run
+        .split(/ {2,}/)
+        .map((word) => word.replace(/[ .]/g, ""))
+        .join(" "),
+    );
     encodings.push("letter-spaced");
   }
   if (encodings.length > 0)

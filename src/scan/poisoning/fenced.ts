@@ -2,7 +2,17 @@
  * Fenced code blocks (``` or ~~~) of shell: a block tagged as a shell language, or whose
  * first command is a shell command. A JSON or TypeScript example is not flagged.
  */
+import { DANGEROUS_SHELL } from "./commands.js";
 import type { RawHit } from "./types.js";
+
+/**
+ * Prose right before a block that presents it as documentation of what the tool does
+ * ("Equivalent to:", "Example:", "Under the hood this runs:"), not as something to run.
+ */
+const PRESENTED_AS_EXAMPLE =
+  /\b(?:equivalent to|the equivalent of|same as|corresponds to|example|examples|e\.g\.|for instance|usage|under the hood|internally|behaves like|is like)\b[^\n.]{0,40}:?\s*$/i;
+/** Most characters of prose looked at before a block. */
+const INTRO_REACH = 80;
 
 const SHELL_INFO =
   /^(?:bash|sh|shell|zsh|fish|ksh|console|terminal|shell-session|shellsession|powershell|pwsh|ps1|ps|cmd|bat|batch|dos)\b/i;
@@ -32,7 +42,11 @@ export function detectFenced(text: string, hits: RawHit[]): void {
     const body = text.slice(infoEnd + 1, close).trim();
     const end = Math.min(text.length, close + 3);
     const firstLine = (body.split("\n", 1)[0] ?? "").trim();
-    if (SHELL_INFO.test(info) || SHELL_START.test(firstLine)) {
+    const intro = text.slice(Math.max(0, open - INTRO_REACH), open);
+    DANGEROUS_SHELL.lastIndex = 0;
+    const documented = PRESENTED_AS_EXAMPLE.test(intro) && !DANGEROUS_SHELL.test(body);
+    DANGEROUS_SHELL.lastIndex = 0;
+    if (!documented && (SHELL_INFO.test(info) || SHELL_START.test(firstLine))) {
       hits.push({
         signal: "fenced-shell",
         start: open,

@@ -31,6 +31,17 @@ const PICTOGRAPHIC = /^\p{Extended_Pictographic}$/u;
 const JOINING_SCRIPT =
   /^[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Malayalam}\p{Script=Kannada}\p{Script=Telugu}\p{Script=Sinhala}]$/u;
 
+/**
+ * A text about hyphenation that names the soft hyphen: the soft hyphens inside its words
+ * are its subject (a hyphenation tool's example), not a trick.
+ */
+const NAMES_SOFT_HYPHENS = /soft[\s-]hyphen|U\+00AD|&shy;|hyphenat/i;
+const LETTER = /\p{L}/u;
+
+function betweenLetters(text: string, i: number): boolean {
+  return LETTER.test(text[i - 1] ?? "") && LETTER.test(text[i + 1] ?? "");
+}
+
 /** ZWJ inside an emoji sequence and ZWNJ/ZWJ between letters of a joining script are text, not tricks. */
 function isLegitimateJoiner(text: string, i: number, cp: number): boolean {
   if (cp !== 0x200c && cp !== 0x200d) return false;
@@ -83,6 +94,7 @@ export function detectInvisible(
   const ansi: { start: number; end: number }[] = [];
   let ansiCount = 0;
   const counts = new Map<Kind, number>();
+  const softHyphensNamed = text.includes("\u00ad") && NAMES_SOFT_HYPHENS.test(text);
   for (let i = 0; i < text.length; ) {
     const c = text.charCodeAt(i);
     if (c === 0x1b || c === 0x9b) {
@@ -101,7 +113,11 @@ export function detectInvisible(
     const cp = text.codePointAt(i)!;
     const width = cp > 0xffff ? 2 : 1;
     const kind = classify(cp);
-    if (kind === undefined || isLegitimateJoiner(text, i, cp)) {
+    if (
+      kind === undefined ||
+      isLegitimateJoiner(text, i, cp) ||
+      (cp === 0xad && softHyphensNamed && betweenLetters(text, i))
+    ) {
       i += width;
       continue;
     }

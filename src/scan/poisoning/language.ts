@@ -40,7 +40,7 @@ const KNOWN_SHARE = 0.45;
 export function knownWordShare(text: string): { words: number; share: number } {
   // English words and the function words of every Latin-script language: hidden text is
   // checked without compiling the other lexicons.
-  const exact = matcherFor("en").exact;
+  const exact = matcherFor("en").firstWords;
   let words = 0;
   let known = 0;
   for (const m of foldCase(text).matchAll(/\p{L}{2,}/gu)) {

@@ -21,6 +21,44 @@ const FAILURE =
 const PARAMETER_WORDS =
   /\b(?:parameter|param|argument|field|property|input|body|header|query|payload)s?\b|\bhere\b/i;
 
+/** A text about catching attacks: quoted attack phrases in it are specimens. */
+const ABOUT_ATTACKS =
+  /\b(?:detect|detects|detection|flags?|flagged|audit|audits|scans? for|scanner|lint|linter|classif(?:y|ies|ier)|scores?|guardrail|blocklist|denylist|injection|jailbreak|poison(?:ing|ed)?|risky|suspicious|red[- ]team)\b/i;
+/** An example marker right before a quotation: the quotation is a specimen. */
+const EXAMPLE_BEFORE =
+  /\b(?:for example|for instance|e\.g\.|such as|like|including|phrases?|patterns?|strings?|texts?|wording)\s?[:(]?\s?$/i;
+const QUOTES = "'\"\u2018\u2019\u201c\u201d`";
+/** Most characters between a hit and the quotation marks around it. */
+const QUOTE_REACH = 160;
+
+/**
+ * True when `start..end` sits inside a quotation introduced as an example in a text
+ * about catching attacks ("flags phrases such as 'do not tell the user'").
+ */
+function quotedSpecimen(text: string, start: number, end: number): boolean {
+  let open = -1;
+  for (let k = start - 1; k >= Math.max(0, start - QUOTE_REACH); k--) {
+    const c = text[k]!;
+    if (c === "\n") break;
+    if (QUOTES.includes(c)) {
+      open = k;
+      break;
+    }
+  }
+  if (open < 0) return false;
+  let close = -1;
+  for (let k = end; k < Math.min(text.length, end + QUOTE_REACH); k++) {
+    const c = text[k]!;
+    if (c === "\n") break;
+    if (QUOTES.includes(c)) {
+      close = k;
+      break;
+    }
+  }
+  if (close < 0) return false;
+  return EXAMPLE_BEFORE.test(text.slice(Math.max(0, open - 40), open));
+}
+
 function linkSpans(text: string): [number, number][] {
   if (!text.includes("://")) return [];
   return [...text.matchAll(LINK)].map((m) => [m.index!, m.index! + m[0].length]);
@@ -81,7 +119,16 @@ export function dropExplainedPhraseHits(
       hit.signal === "side-channel-parameter" &&
       (site.kind === "description" || site.kind === "instructions") &&
       !namesParameter(sentenceOf(text, hit.start, hit.end), tool);
-    if (inLink || ownJob || failure || inName || noParameter) continue;
+    // "Commands like rm -rf / only affect the sandbox": a dangerous command given as an
+    // example of what a shell tool can run, not an order to run it.
+    const exampleCommand =
+      hit.signal === "shell-command" &&
+      /\b(?:like|such as|e\.g\.|for example|for instance|including)\s?[`'"]?$/i.test(
+        text.slice(Math.max(0, hit.start - 24), hit.start),
+      );
+    const specimen = ABOUT_ATTACKS.test(text) && quotedSpecimen(text, hit.start, hit.end);
+    if (inLink || ownJob || failure || inName || noParameter || specimen || exampleCommand)
+      continue;
     hits[kept++] = hit;
   }
   hits.length = kept;

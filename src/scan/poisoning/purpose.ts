@@ -69,6 +69,29 @@ const ID_DOCUMENT = CONCEPT_ID.ID_DOCUMENT;
 const MAY_NAME_DOCUMENT =
   /passport|national|social security|\bssn\b|licen[cs]e|tax|identit|[^\u0000-\u024f]/i;
 const IDENTITY_DOMAIN = CONCEPT_ID.IDENTITY_DOMAIN;
+/** Jobs that need a person's own data: identity, accounts, payments, contacts and people. */
+const PERSONAL_JOBS = [
+  CONCEPT_ID.IDENTITY_DOMAIN,
+  CONCEPT_ID.AUTH_DOMAIN,
+  CONCEPT_ID.PII,
+  CONCEPT_ID.ID_DOCUMENT,
+  CONCEPT_ID.TARGET,
+  CONCEPT_ID.USER_DATA,
+];
+
+/** Parameter-name words that name a person's own data (`home_address`, `date_of_birth`, `employer`). */
+const PERSONAL = new Set(
+  "phone mobile birth birthday dob birthdate employer salary ssn maiden birthplace".split(" "),
+);
+/** Address words that are personal only with a word of where a person lives. */
+const HOME = new Set("home street postal residential".split(" "));
+
+function personalWord(nameWords: readonly string[]): string | undefined {
+  const personal = nameWords.find((w) => PERSONAL.has(w));
+  if (personal !== undefined) return personal;
+  if (nameWords.includes("address") && nameWords.some((w) => HOME.has(w))) return "address";
+  return undefined;
+}
 
 function finding(p: ParameterFacts, why: string): InjectionFinding {
   return {
@@ -105,6 +128,27 @@ export function detectPurposeMismatch(
   const purposeWords = new Set(words(purposeText));
   let purposeConcepts: ReadonlySet<number> | undefined;
   const out: InjectionFinding[] = [];
+  // Personal data a tool's job never names, asked in two parameters or more (a spell
+  // checker's `user_profile` wanting phone, home address and employer "for locale
+  // detection"): one parameter may be an odd design, several are collection.
+  const personal = params.filter((p) => {
+    if (!p.requested) return false;
+    const w = personalWord(words(p.name));
+    return w !== undefined && !sharesStem(w, purposeWords);
+  });
+  if (personal.length >= 2) {
+    purposeConcepts ??= nameConceptsOf(purposeText);
+    if (!PERSONAL_JOBS.some((c) => purposeConcepts!.has(c))) {
+      for (const p of personal)
+        out.push({
+          ...finding(
+            p,
+            `asks for personal data in "${p.name}", which this tool's job does not name`,
+          ),
+          signal: "side-channel-parameter",
+        });
+    }
+  }
   for (const p of params) {
     // Only what the tool asks for: output fields are returned, not requested.
     if (!p.requested) continue;

@@ -10,12 +10,14 @@ import { CleanTexts } from "./clean-texts.js";
 import { detectAll, detectAllRemembering, ONE_WORD_SIGNAL } from "./detect.js";
 import {
   detectConcepts,
+  firstSentence,
   NO_TOOL,
   nameConceptsOf,
   purposeWords,
   type ToolContext,
 } from "./engine/run.js";
 import { printableExcerpt } from "./excerpt.js";
+import { detectMixedScript } from "./mixed-script.js";
 import { detectPurposeMismatch } from "./purpose.js";
 import type { InjectionFinding, RawHit, TextSite } from "./types.js";
 
@@ -268,6 +270,8 @@ class ToolWalk {
 
   run(): InjectionFinding[] {
     const name = read(this.tool, "name");
+    // A look-alike tool name (`rеad_file` with a Cyrillic е) is SCAN012's finding, not
+    // this detector's: the name is not read for mixed scripts here.
     if (typeof name === "string") this.toolName = name;
 
     this.top("description", "description");
@@ -299,6 +303,7 @@ class ToolWalk {
       params: this.params,
       nameConcepts: this.toolName === undefined ? new Set() : nameConceptsOf(this.toolName),
       purpose: purposeWords(this.toolName ?? "", description),
+      purposeText: `${(this.toolName ?? "").replace(/[_\-.]+/g, " ")} ${firstSentence(description)}`,
       paramConcepts: new Map(),
     };
     for (const [text, kind, where] of this.queue) this.scan(text, kind, where);
@@ -533,6 +538,7 @@ function propertyNameHits(key: string): readonly RawHit[] {
   if (known !== undefined) return known;
   const hits: RawHit[] = [];
   detectConcepts(key, "property-name", NO_TOOL, hits);
+  detectMixedScript(key, hits);
   if (NAME_HITS.size >= MAX_REMEMBERED_NAMES) NAME_HITS.clear();
   NAME_HITS.set(key, hits);
   return hits;

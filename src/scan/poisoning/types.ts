@@ -61,6 +61,7 @@ export interface TextSite {
  * - `recipient-redirection`: money, messages or shares go to a fixed destination instead of the user's choice.
  * - `credential-request`: the tool asks for a secret no tool needs from a user (CVV, TOTP seed, backup codes).
  * - `hidden-instruction`: orders given by a speaker label ("assistant: ...") or hidden in markup.
+ * - `mixed-script`: a word that mixes Latin letters with Cyrillic or Greek look-alikes (`gіthub.com`).
  * - `invisible-characters`: zero-width, bidirectional-control, Unicode tag or variation-selector characters.
  * - `control-characters`: C0/C1 control characters other than tab, newline and carriage return.
  * - `ansi-escape`: terminal escape sequences that can hide or restyle text.
@@ -92,6 +93,7 @@ export type InjectionSignal =
   | "recipient-redirection"
   | "credential-request"
   | "hidden-instruction"
+  | "mixed-script"
   | "invisible-characters"
   | "control-characters"
   | "ansi-escape"

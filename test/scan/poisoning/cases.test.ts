@@ -18,6 +18,8 @@ interface Case {
   expect: "fires" | "quiet" | "known-miss";
   kind?: "description" | "schema-description" | "schema-default";
   why?: string;
+  /** Further parameters of the tool (string properties), so a text can name them. */
+  params?: string[];
 }
 
 const dir = join(import.meta.dirname, "cases");
@@ -28,10 +30,12 @@ function toolWith(c: Case): unknown {
   const property: Record<string, unknown> = { type: "string" };
   if (kind === "schema-description") property.description = c.text;
   if (kind === "schema-default") property.default = c.text;
+  const properties: Record<string, unknown> = { value: property };
+  for (const p of c.params ?? []) properties[p] = { type: "string" };
   return {
     name: "sample_tool",
     description: kind === "description" ? c.text : "Does one thing.",
-    inputSchema: { type: "object", properties: { value: property } },
+    inputSchema: { type: "object", properties },
   };
 }
 

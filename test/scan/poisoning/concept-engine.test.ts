@@ -31,6 +31,7 @@ const SHAPES: readonly ShapeConcept[] = [
   "DESTRUCTIVE_COMMAND",
   "ROLE_LABEL",
   "AUTHORITY_MARKUP",
+  "HIDDEN_MARKUP",
 ];
 const WORD_CONCEPTS = CONCEPT_LIST.filter((c) => !(SHAPES as readonly string[]).includes(c));
 
@@ -211,6 +212,8 @@ const SHAPE_SAMPLES = [
   "rm -rf /",
   "assistant:",
   "<IMPORTANT>",
+  "<!--",
+  '<span style="display:none">',
 ];
 const FILLER = ["the", "user", "file", ".", ",", "and", "then", "it", "this tool", "\n"];
 const KINDS: TextKind[] = ["description", "schema-description", "schema-default", "instructions"];

@@ -33,7 +33,16 @@ export interface RunPhrase {
 
 /** The compiled matcher tables. */
 export interface Matcher {
+  /** Phrases by their first word, when their second word is not an exact word too. */
   readonly exact: ReadonlyMap<string, readonly WordPhrase[]>;
+  /**
+   * Phrases of two exact words or more, by their first and then their second word: a
+   * token as common as "the" opens a hundred phrases, and the word after it picks the
+   * few that can match.
+   */
+  readonly pairs: ReadonlyMap<string, ReadonlyMap<string, readonly WordPhrase[]>>;
+  /** Every exact first word of a phrase (the English words the lexicon knows). */
+  readonly firstWords: ReadonlySet<string>;
   /** Stems by their first four letters. */
   readonly stems: ReadonlyMap<string, readonly WordPhrase[]>;
   /** Suffixes by their last five letters. */
@@ -80,11 +89,13 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
  * ```ts
  * import { compileLexicons } from "./compile.js";
  * import { LEXICONS } from "../lexicon/index.js";
- * console.log(compileLexicons(LEXICONS).exact.has("password")); // true
+ * console.log(compileLexicons(LEXICONS).firstWords.has("password")); // true
  * ```
  */
 export function compileLexicons(lexicons: readonly LanguageLexicon[]): Matcher {
   const exact = new Map<string, WordPhrase[]>();
+  const pairs = new Map<string, Map<string, WordPhrase[]>>();
+  const firstWords = new Set<string>();
   const stems = new Map<string, WordPhrase[]>();
   const suffixes = new Map<string, WordPhrase[]>();
   const runs = new Map<string, RunPhrase[]>();
@@ -109,13 +120,19 @@ export function compileLexicons(lexicons: readonly LanguageLexicon[]): Matcher {
           throw new DetectorDataError(`a gap must sit between words in "${phrase}"`);
         const entry: WordPhrase = { concept, words, language };
         const first = words[0]!;
-        if (first.mode === 0) push(exact, first.text, entry);
+        const second = words[1];
+        if (first.mode === 0) firstWords.add(first.text);
+        if (first.mode === 0 && second !== undefined && second.mode === 0) {
+          let bySecond = pairs.get(first.text);
+          if (bySecond === undefined) pairs.set(first.text, (bySecond = new Map()));
+          push(bySecond, second.text, entry);
+        } else if (first.mode === 0) push(exact, first.text, entry);
         else if (first.mode === 1) push(stems, first.text.slice(0, STEM_HEAD), entry);
         else push(suffixes, first.text.slice(-SUFFIX_TAIL), entry);
       }
     }
   }
-  return { exact, stems, suffixes, runs, longestRun };
+  return { exact, pairs, firstWords, stems, suffixes, runs, longestRun };
 }
 
 /** True when `token` matches `word`. */
@@ -126,14 +143,22 @@ export function wordMatches(word: WordPattern, token: string): boolean {
   return token.length > word.text.length && token.endsWith(word.text);
 }
 
-/** Candidate phrases whose first word may match `token`. */
+/**
+ * Candidate phrases whose first word may match `token`; `next` is the word token right
+ * after it in the same sentence, if any (phrases of two exact words need it).
+ */
 export function candidatesOf(
   matcher: Matcher,
   token: string,
   out: (readonly WordPhrase[])[],
+  next?: string,
 ): void {
   const e = matcher.exact.get(token);
   if (e !== undefined) out.push(e);
+  if (next !== undefined) {
+    const p = matcher.pairs.get(token)?.get(next);
+    if (p !== undefined) out.push(p);
+  }
   if (token.length >= STEM_HEAD) {
     const s = matcher.stems.get(token.slice(0, STEM_HEAD));
     if (s !== undefined) out.push(s);

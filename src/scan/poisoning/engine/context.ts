@@ -37,7 +37,7 @@ const USERS_OWN_ACTS = new Set([CONCEPT_ID.TRANSFER, CONCEPT_ID.READ, CONCEPT_ID
 /** Most tokens a negator may stand before the act it negates, auxiliaries not counted. */
 const NEGATION_REACH = 4;
 /** Most characters between a negator and its act inside one run of a script without spaces. */
-const RUN_NEGATION_REACH = 4;
+const RUN_NEGATION_REACH = 8;
 /** Raw tokens looked at around a mention (reaches plus the auxiliaries they skip). */
 const LOOK = 12;
 
@@ -55,6 +55,26 @@ function distance(tokens: Tokens, from: number, to: number): number {
   return d + 1;
 }
 
+/** An English gerund ("modifying"), not a pronoun or preposition that ends the same way. */
+function isGerund(word: string): boolean {
+  return (
+    word.length > 5 &&
+    word.endsWith("ing") &&
+    !word.endsWith("thing") &&
+    !NOT_GERUNDS.has(word) &&
+    !AUXILIARIES.has(word)
+  );
+}
+const NOT_GERUNDS = new Set([
+  "during",
+  "string",
+  "strings",
+  "nothing",
+  "morning",
+  "evening",
+  "pending",
+]);
+
 function negates(tokens: Tokens, n: Mention, m: Mention): boolean {
   if (n.clause !== m.clause || (n.start < m.end && m.start < n.end)) return false;
   if (tokens.kind[m.first] === RUN && n.first === m.first) {
@@ -66,7 +86,13 @@ function negates(tokens: Tokens, n: Mention, m: Mention): boolean {
   if (n.first === m.first && n.last === m.last) return false;
   if (n.concept === NEGATION_AFTER)
     return n.first > m.last && distance(tokens, m.last, n.first) <= NEGATION_REACH + 1;
-  if (n.last < m.first) return distance(tokens, n.last, m.first) <= NEGATION_REACH;
+  if (n.last < m.first) {
+    // "rules about not modifying CI have been retired": a negator right before a gerund
+    // negates that gerund, not an act further on.
+    const next = tokens.text[n.last + 1] ?? "";
+    if (n.last + 1 < m.first && isGerund(next)) return false;
+    return distance(tokens, n.last, m.first) <= NEGATION_REACH;
+  }
   return false;
 }
 

@@ -15,7 +15,7 @@ import type { TextKind } from "./judge.js";
 import { sentenceLanguages } from "./language.js";
 import { borrowedMatcher, matcherFor } from "./matcher.js";
 import { phraseAt } from "./phrase.js";
-import { RUN, type Tokens } from "./tokenize.js";
+import { RUN, type Tokens, WORD } from "./tokenize.js";
 
 const WORDS = Math.ceil(CONCEPT_LIST.length / 32);
 
@@ -60,6 +60,30 @@ const GATED = COMPILED_SIGNALS.flatMap((s) =>
   })),
 );
 
+/**
+ * Concepts some rule's needs (or a derivation's sources) name: the gate marks only these.
+ * A concept read only for context (a tool's job, `unlessPurpose`) or only as a rule's
+ * `none` cannot make a rule meet, so its phrases are not looked up here.
+ */
+const GATE_CONCEPTS = (() => {
+  const used = new Uint8Array(CONCEPT_LIST.length);
+  for (const rule of GATED) {
+    for (const need of rule.masks) {
+      for (let c = 0; c < CONCEPT_LIST.length; c++) if (has(need, 0, c)) used[c] = 1;
+    }
+  }
+  for (const [, from] of DERIVED_IDS) for (const c of from) used[c] = 1;
+  return used;
+})();
+
+/** The word token after `i` in its sentence, which a phrase's second word must be. */
+function nextWord(tokens: Tokens, i: number): string | undefined {
+  const k = i + 1;
+  if (k >= tokens.count || tokens.kind[k] !== WORD || tokens.sentence[k] !== tokens.sentence[i])
+    return undefined;
+  return tokens.text[k];
+}
+
 function markWords(tokens: Tokens, cased: string, mask: Uint32Array): void {
   const languages = sentenceLanguages(tokens, cased);
   const lists: (readonly WordPhrase[])[] = [];
@@ -72,17 +96,23 @@ function markWords(tokens: Tokens, cased: string, mask: Uint32Array): void {
       const run = tokens.text[i]!;
       for (let p = 0; p < run.length; p++) {
         for (const phrase of matcher.runs.get(run[p]!) ?? []) {
-          if (run.startsWith(phrase.text, p)) set(mask, at, phrase.concept);
+          if (GATE_CONCEPTS[phrase.concept] === 1 && run.startsWith(phrase.text, p))
+            set(mask, at, phrase.concept);
         }
       }
       continue;
     }
     lists.length = 0;
-    candidatesOf(matcher, tokens.text[i]!, lists);
-    if (language !== "en") candidatesOf(borrowedMatcher(), tokens.text[i]!, lists);
+    const next = nextWord(tokens, i);
+    candidatesOf(matcher, tokens.text[i]!, lists, next);
+    if (language !== "en") candidatesOf(borrowedMatcher(), tokens.text[i]!, lists, next);
     for (const list of lists) {
       for (const phrase of list) {
-        if (!has(mask, at, phrase.concept) && phraseAt(tokens, i, phrase) >= 0)
+        if (
+          GATE_CONCEPTS[phrase.concept] === 1 &&
+          !has(mask, at, phrase.concept) &&
+          phraseAt(tokens, i, phrase) >= 0
+        )
           set(mask, at, phrase.concept);
       }
     }
@@ -158,12 +188,14 @@ export function mayFire(tokens: Tokens, cased: string, kind: TextKind): boolean 
   markWords(tokens, cased, mask);
   markShapes(cased, sentences, mask);
   markDerived(sentences, mask);
+  // Every concept of the text in one mask: a rule whose needs the whole text cannot meet
+  // is skipped without a look at each sentence (most rules, on most texts).
+  const union = new Uint32Array(WORDS);
+  for (let k = 0; k < mask.length; k++) union[k % WORDS] = union[k % WORDS]! | mask[k]!;
   for (const rule of GATED) {
     if (rule.sites !== undefined && !rule.sites.has(kind)) continue;
-    if (rule.scope === "text") {
-      if (needsMet(rule.masks, mask, 0, sentences)) return true;
-      continue;
-    }
+    if (!needsMet(rule.masks, union, 0, 1)) continue;
+    if (rule.scope === "text") return true;
     const reach = rule.scope === "window" ? 2 : 1;
     for (let s = 0; s < sentences; s++) {
       if (needsMet(rule.masks, mask, s, Math.min(sentences, s + reach))) return true;

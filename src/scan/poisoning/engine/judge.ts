@@ -38,6 +38,14 @@ export interface ConceptRule {
   readonly unlessNamed?: readonly Concept[];
   /** Never in a parameter's text when the parameter's name carries one of these (a `token` parameter asking for a token). */
   readonly unlessParamNamed?: readonly Concept[];
+  /**
+   * Never when the tool's job (its name and the first sentence of its description)
+   * carries one of these: a login tool asking for a password is doing its job, a weather
+   * tool asking for one is not.
+   */
+  readonly unlessPurpose?: readonly Concept[];
+  /** Only mentions after a description's first sentence (the job statement) count. */
+  readonly afterJob?: boolean;
   /** The needs must be met in the order listed. */
   readonly ordered?: boolean;
   /** The mentions met must lie in two or more clauses ("If X, delete Y"). */
@@ -62,6 +70,8 @@ export interface CompiledRule {
   readonly sites: ReadonlySet<TextKind> | undefined;
   readonly unlessNamed: readonly number[];
   readonly unlessParamNamed: readonly number[];
+  readonly unlessPurpose: readonly number[];
+  readonly afterJob: boolean;
   readonly ordered: boolean;
   readonly apart: boolean;
   readonly within: number;
@@ -105,6 +115,8 @@ export function compileRule(rule: ConceptRule): CompiledRule {
     sites: rule.sites === undefined ? undefined : new Set(rule.sites),
     unlessNamed: (rule.unlessNamed ?? []).map((c) => CONCEPT_ID[c]),
     unlessParamNamed: (rule.unlessParamNamed ?? []).map((c) => CONCEPT_ID[c]),
+    unlessPurpose: (rule.unlessPurpose ?? []).map((c) => CONCEPT_ID[c]),
+    afterJob: rule.afterJob ?? false,
     ordered: rule.ordered ?? false,
     apart: rule.apart ?? false,
     within: rule.within ?? Number.POSITIVE_INFINITY,
@@ -120,6 +132,8 @@ export function compileRule(rule: ConceptRule): CompiledRule {
   };
 }
 
+const SCOPE_ALL = CONCEPT_ID.SCOPE_ALL;
+const PII = CONCEPT_ID.PII;
 const DESTINATION_LIKE = new Set([CONCEPT_ID.DESTINATION, CONCEPT_ID.ACCOUNT]);
 
 function satisfies(m: Mention, need: Need): boolean {
@@ -159,6 +173,14 @@ function meet(mentions: readonly Mention[], rule: CompiledRule): Met | undefined
     for (const m of mentions) {
       if (rule.ordered && m.start <= after) continue;
       if (chosen.includes(m)) continue;
+      // A word meets one need: "full" in "the full name" is part of the name, not a scope.
+      if (
+        m.concept === SCOPE_ALL &&
+        chosen.some((c) => c.concept === PII && c.start <= m.start && m.end <= c.end)
+      )
+        continue;
+      // A rule about what a description asks beyond its job skips the job statement.
+      if (rule.afterJob && m.sentence === 0) continue;
       if (satisfies(m, need)) {
         pick = m;
         break;
@@ -184,6 +206,16 @@ export interface JudgeContext {
   readonly nameConcepts: ReadonlySet<number>;
   /** Concepts the name of the parameter this text describes carries (empty for other texts). */
   readonly paramConcepts: ReadonlySet<number>;
+  /** Concepts of the tool's job (name and first sentence), read on demand; none when absent. */
+  readonly purposeConcepts?: () => ReadonlySet<number>;
+}
+
+/** True when the tool's job carries a concept that makes the rule's act part of it. */
+function servesPurpose(rule: CompiledRule, context: JudgeContext): boolean {
+  if (rule.unlessPurpose.length === 0 || context.purposeConcepts === undefined) return false;
+  const purpose = context.purposeConcepts();
+  for (const c of rule.unlessPurpose) if (purpose.has(c)) return true;
+  return false;
 }
 
 /**
@@ -209,7 +241,7 @@ export function judgeRule(tagged: Tagged, rule: CompiledRule, context: JudgeCont
   if (rule.scope === "text") {
     if (!mayMeet(rule, presence, 0, tagged.tokens.sentences)) return [];
     const met = meet(mentions, rule);
-    return met === undefined ? [] : [met];
+    return met === undefined || servesPurpose(rule, context) ? [] : [met];
   }
   const out: Met[] = [];
   const reach = rule.scope === "window" ? 1 : 0;
@@ -220,7 +252,10 @@ export function judgeRule(tagged: Tagged, rule: CompiledRule, context: JudgeCont
     while (to < mentions.length && mentions[to]!.sentence <= sentence + reach) to++;
     if (to - from >= rule.all.length && mayMeet(rule, presence, sentence, sentence + reach + 1)) {
       const met = meet(mentions.slice(from, to), rule);
-      if (met !== undefined) out.push(met);
+      if (met !== undefined) {
+        if (servesPurpose(rule, context)) return [];
+        out.push(met);
+      }
     }
     // Next sentence: its first mention.
     let next = from + 1;

@@ -18,7 +18,7 @@ let borrowed: Matcher | undefined;
  * @example
  * ```ts
  * import { matcherFor } from "./matcher.js";
- * console.log(matcherFor("en").exact.has("password")); // true
+ * console.log(matcherFor("en").firstWords.has("password")); // true
  * ```
  */
 export function matcherFor(language: string): Matcher {
@@ -37,7 +37,7 @@ export function matcherFor(language: string): Matcher {
  * @example
  * ```ts
  * import { borrowedMatcher } from "./matcher.js";
- * console.log(borrowedMatcher().exact.has("password")); // true
+ * console.log(borrowedMatcher().firstWords.has("password")); // true
  * ```
  */
 export function borrowedMatcher(): Matcher {

@@ -24,6 +24,8 @@ const TOOL_SPECIFIC = new Set([
 export interface ToolContext extends TagContext {
   /** Concepts the tool's own name carries (a `delete_file` tool deleting is its job). */
   readonly nameConcepts: ReadonlySet<number>;
+  /** The tool's job in words: its name and its description's first sentence (see `purposeText`). */
+  readonly purposeText?: string;
   /** Concepts each parameter's name carries, by lower-case parameter name (filled on demand). */
   readonly paramConcepts?: Map<string, ReadonlySet<number>>;
 }
@@ -57,6 +59,19 @@ function paramConceptsOf(tool: ToolContext, param: string): ReadonlySet<number> 
 }
 
 /**
+ * The first sentence of a description, where a tool states its job.
+ *
+ * @example
+ * ```ts
+ * import { firstSentence } from "./run.js";
+ * console.log(firstSentence("Gets the weather. Needs a city.")); // "Gets the weather"
+ * ```
+ */
+export function firstSentence(description: string): string {
+  return (description.split(/[.!?\n。！？](?:\s|$)|[。！？]/, 1)[0] ?? "").slice(0, 1000);
+}
+
+/**
  * The words of a tool's own job: its name's parts and its description's first sentence,
  * folded (see `TagContext.purpose`).
  *
@@ -67,7 +82,7 @@ function paramConceptsOf(tool: ToolContext, param: string): ReadonlySet<number> 
  * ```
  */
 export function purposeWords(name: string, description: string): ReadonlySet<string> {
-  const first = description.split(/[.!?\n](?:\s|$)/, 1)[0] ?? "";
+  const first = firstSentence(description);
   const words = new Set<string>();
   for (const m of foldCase(`${name.replace(/[_-]/g, " ")} ${first.slice(0, 1000)}`).matchAll(
     /[\p{L}\p{N}]+/gu,
@@ -144,7 +159,10 @@ export function detectConcepts(
   if (!dependent) {
     for (const signal of COMPILED_SIGNALS) {
       for (const rule of signal.rules) {
-        if (rule.unlessNamed.length + rule.unlessParamNamed.length > 0 && couldMeet(tagged, rule)) {
+        if (
+          rule.unlessNamed.length + rule.unlessParamNamed.length + rule.unlessPurpose.length > 0 &&
+          couldMeet(tagged, rule)
+        ) {
           dependent = true;
           break;
         }
@@ -152,10 +170,14 @@ export function detectConcepts(
       if (dependent) break;
     }
   }
+  const job =
+    tool.purposeText ??
+    `${tool.toolName} ${kind === "description" ? firstSentence(text) : ""}`.trim();
   const context: JudgeContext = {
     kind,
     nameConcepts: tool.nameConcepts,
     paramConcepts: param === undefined ? NONE : paramConceptsOf(tool, param),
+    purposeConcepts: () => nameConceptsOf(job),
   };
   for (const signal of COMPILED_SIGNALS) {
     let count = 0;

@@ -13,7 +13,7 @@ import { sentenceLanguages } from "./language.js";
 import { borrowedMatcher, matcherFor } from "./matcher.js";
 import { byStart, type Mention, mentionAt } from "./mention.js";
 import { phraseAt } from "./phrase.js";
-import { RUN, type Tokens, tokenAt, tokenize } from "./tokenize.js";
+import { RUN, type Tokens, tokenAt, tokenize, WORD } from "./tokenize.js";
 
 export type { Mention } from "./mention.js";
 
@@ -66,9 +66,14 @@ function tagWords(tokens: Tokens, cased: string, out: Mention[]): void {
     }
     const token = tokens.text[i]!;
     lists.length = 0;
-    candidatesOf(matcher, token, lists);
+    const k = i + 1;
+    const next =
+      k < tokens.count && tokens.kind[k] === WORD && tokens.sentence[k] === tokens.sentence[i]
+        ? tokens.text[k]
+        : undefined;
+    candidatesOf(matcher, token, lists, next);
     // Borrowed English nouns (API key, system prompt) count in every language.
-    if (foreign) candidatesOf(borrowedMatcher(), token, lists);
+    if (foreign) candidatesOf(borrowedMatcher(), token, lists, next);
     if (lists.length === 0) continue;
     seen.clear();
     for (const list of lists) {
@@ -184,6 +189,58 @@ function dropInsideLinks(mentions: Mention[]): void {
   mentions.length = kept;
 }
 
+const HIDDEN_MARKUP = CONCEPT_ID.HIDDEN_MARKUP;
+
+/**
+ * Words inside hidden markup (a link's title, a comment) are not a quotation: the quotes
+ * of `[guide](url "assistant: append ...")` hide an order, they do not mention one.
+ */
+function unquoteHidden(mentions: readonly Mention[]): void {
+  let hiddenEnd = -1;
+  for (const m of mentions) {
+    if (m.concept === HIDDEN_MARKUP) hiddenEnd = Math.max(hiddenEnd, m.end);
+    else if (m.quoted && m.end <= hiddenEnd) m.quoted = false;
+  }
+}
+
+/** A loopback address: nothing sent there leaves the machine. */
+const LOOPBACK =
+  /^(?:[a-z]+:\/\/)?(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|0\.0\.0\.0|\[::1\])(?![\w.-])/i;
+
+/**
+ * A loopback destination (`http://localhost:8976/callback`) is no outside sink: it counts
+ * as an example, which rules never read as a destination.
+ */
+function markLocalDestinations(mentions: readonly Mention[], cased: string): void {
+  for (const m of mentions) {
+    if (m.concept === DESTINATION && LOOPBACK.test(cased.slice(m.start, m.end))) m.example = true;
+  }
+}
+
+const DEFENSIVE = CONCEPT_ID.DEFENSIVE;
+const USER_DATA = CONCEPT_ID.USER_DATA;
+
+/**
+ * A defensive word that opens a data noun ("audit" in "the audit logs") names the data,
+ * not a defence: deleting the audit logs is not auditing.
+ */
+function dropDefensiveNouns(mentions: Mention[]): void {
+  let nouns: Map<number, number> | undefined;
+  for (const m of mentions) {
+    if (m.concept !== USER_DATA) continue;
+    nouns ??= new Map();
+    nouns.set(m.start, Math.max(nouns.get(m.start) ?? 0, m.end));
+  }
+  if (nouns === undefined) return;
+  let kept = 0;
+  for (const m of mentions) {
+    const noun = m.concept === DEFENSIVE ? nouns.get(m.start) : undefined;
+    if (noun !== undefined && noun > m.end) continue;
+    mentions[kept++] = m;
+  }
+  mentions.length = kept;
+}
+
 /** The words of a text's first sentence, folded: its own statement of purpose. */
 function firstSentenceWords(tokens: Tokens): Set<string> {
   const out = new Set<string>();
@@ -213,11 +270,14 @@ export function tagText(
   tagShapes(cased, tokens, context, found);
   byStart(found);
   dropInsideLinks(found);
+  dropDefensiveNouns(found);
   const purpose =
     context.purpose !== undefined && context.purpose.size > 0
       ? context.purpose
       : new Set([...firstSentenceWords(tokens), ...context.toolName.split(/[_\W]+/)]);
   const derived = withDerived(tokens, cased, found, purpose);
   const mentions = inContext(tokens, cased, derived, context.describesTool === true);
+  unquoteHidden(mentions);
+  markLocalDestinations(mentions, cased);
   return { tokens, mentions };
 }

@@ -121,6 +121,32 @@ function closingQuote(lower: string, close: number, i: number): number {
   return -1;
 }
 
+/**
+ * True when the newline at `i` wraps a line inside a sentence: the line ends in a letter
+ * or a comma and the next line goes on with a lower-case letter (bounded look-around).
+ */
+function isWrap(lower: string, cased: string, i: number): boolean {
+  let p = i - 1;
+  while (p >= 0 && i - p < 8 && (lower.charCodeAt(p) === 0x20 || lower.charCodeAt(p) === 0x0d)) p--;
+  if (p < 0) return false;
+  const before = lower.charCodeAt(p);
+  if (!((before >= 0x61 && before <= 0x7a) || before === 0x2c)) return false;
+  let q = i + 1;
+  while (q < lower.length && q - i < 16 && lower.charCodeAt(q) === 0x20) q++;
+  const after = cased.charCodeAt(q);
+  if (!(after >= 0x61 && after <= 0x7a)) return false;
+  // "config: {...}" on the next line is a key, not prose going on ("https://" is).
+  let w = q;
+  while (
+    w < lower.length &&
+    w - q < 24 &&
+    lower.charCodeAt(w) >= 0x61 &&
+    lower.charCodeAt(w) <= 0x7a
+  )
+    w++;
+  return lower.charCodeAt(w) !== 0x3a || lower.charCodeAt(w + 1) === 0x2f;
+}
+
 /** True when `j` is a capital right after a lower-case ASCII letter (`apiKey`: the `K`). */
 function startsCamelWord(lower: string, cased: string, j: number): boolean {
   const d = lower.charCodeAt(j);
@@ -192,7 +218,9 @@ export function tokenize(lower: string, cased: string): Tokens {
         cl++;
       }
     } else if (k === C.Newline) {
-      s++;
+      // A hard-wrapped line ("uploads all files\nmatching ... to\nhttps://...") goes on
+      // with its sentence: a newline after a word, before a lower-case word, is a wrap.
+      if (!isWrap(lower, cased, i)) s++;
       cl++;
     } else if (k === C.ClauseEnd) {
       cl++;

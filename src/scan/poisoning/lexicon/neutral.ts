@@ -146,7 +146,7 @@ export const SHAPES: readonly Shape[] = [
     // Commands that print every environment variable or secret store.
     concept: "ENV_SECRET",
     pattern:
-      /\b(?:printenv|env\s?\|\s?base64|Get-ChildItem\s+Env:|process\.env|os\.environ|security\s+find-generic-password|cat\s+~?\/?\.env)\b|\$env:[A-Za-z_]{1,40}/g,
+      /`(?:env|printenv|set|export -p)`|\b(?:printenv|env\s?\|\s?base64|Get-ChildItem\s+Env:|process\.env|os\.environ|security\s+find-generic-password|cat\s+~?\/?\.env)\b|\$env:[A-Za-z_]{1,40}/g,
     hint: /printenv|env|Env:|environ|find-generic-password/,
   },
   {
@@ -173,6 +173,14 @@ export const SHAPES: readonly Shape[] = [
     pattern:
       /\brm\s+-[a-zA-Z]*[rf][a-zA-Z]*\b|\bgit\s+(?:reset\s+--hard|clean\s+-[a-z]*[fd]|push\s+(?:[^\n]{0,40}\s)?(?:--force\b|-f\b))|--force(?:-with-lease)?\b|\bforce=true\b|\b(?:drop|truncate)\s+(?:table|database|schema)\b|\bdelete\s+from\s+\w+(?![^\n;]{0,60}\bwhere\b)|\baws\s+s3\s+rm\b|\bkubectl\s+delete\b|\bmkfs\b|\bdd\s+if=|\bRemove-Item\b[^\n]{0,40}-Recurse|\bshred\b|\b[a-z][a-z0-9]{0,20}_(?:delete|remove|purge|wipe|destroy|drop)(?:_[a-z0-9]{1,20}){0,3}\b|\b(?:delete|remove|purge|wipe|destroy|drop)_[a-z0-9]{1,20}(?:_[a-z0-9]{1,20}){0,3}\b|\bpurge_[a-z_]{1,30}\s?=\s?true\b/gi,
     hint: /rm\s|git\s|force|drop|truncate|delete|aws\s|kubectl|mkfs|dd\s|Remove-Item|shred|_remove|_purge|_wipe|_destroy|_drop/i,
+  },
+  {
+    // Markup a reader of the rendered docs never sees: a comment, a hidden element, a
+    // collapsed section, a link title, a Markdown comment.
+    concept: "HIDDEN_MARKUP",
+    pattern:
+      /<!--|\bdisplay\s?:\s?none\b|\bvisibility\s?:\s?hidden\b|\bfont-size\s?:\s?0(?:px|pt|em|rem)?\b|\bopacity\s?:\s?0\b|<details\b|<[a-z][a-z0-9]{0,10}\s[^>\n]{0,80}\b(?:hidden|aria-hidden=["']?true)\b|\]\([^)\s]{1,300}\s"[^"\n]{8,300}"\)|\[\/\/\]:\s?#/gi,
+    hint: /<!--|display\s?:|visibility\s?:|font-size\s?:|opacity\s?:|<details|hidden|\]\(\S+\s"|\[\/\/\]/i,
   },
   {
     concept: "ROLE_LABEL",

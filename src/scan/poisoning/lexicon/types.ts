@@ -29,7 +29,8 @@ export type ShapeConcept =
   | "TOOL_REF"
   | "DESTRUCTIVE_COMMAND"
   | "ROLE_LABEL"
-  | "AUTHORITY_MARKUP";
+  | "AUTHORITY_MARKUP"
+  | "HIDDEN_MARKUP";
 
 /** Concepts a language's lexicon lists words for. */
 export type WordConcept = Exclude<Concept, ShapeConcept>;

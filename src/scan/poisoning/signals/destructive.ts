@@ -21,6 +21,15 @@ export const DESTRUCTIVE: SignalDeclaration = {
       none: ["CONSENT+", "TELL!", "DEFENSIVE"],
       unlessNamed: ["DESTROY"],
     },
+    // A destructive step stated as the routine fix, with no order at all: "pods stuck in
+    // CrashLoopBackOff are resolved by deleting their namespace".
+    {
+      all: ["REMEDY", "DESTROY+|DESTRUCTIVE_COMMAND"],
+      ordered: true,
+      within: 6,
+      none: ["CONSENT+", "DEFENSIVE"],
+      unlessNamed: ["DESTROY"],
+    },
     // "If X, delete Y": the condition opens its own clause before the order.
     {
       all: ["CONDITION", "DESTROY!|DESTRUCTIVE_COMMAND"],

@@ -46,6 +46,32 @@ export const SIDE_CHANNEL: SignalDeclaration = {
       unlessParamNamed: NAMED_FOR_IT,
       scope: "text",
     },
+    // The conversation said to be needed in a field: "the summariser works best when the
+    // `context` field carries the full conversation with the user".
+    {
+      all: ["CONTEXT", "REQUIRE+|TRANSFER!", "PARAM_REF|FIELD"],
+      sites: ["description", "instructions"],
+      none: ["DEFENSIVE", "NEGATION"],
+      unlessPurpose: ["CONTEXT"],
+      within: 24,
+    },
+    // A tool whose job needs no personal data says it needs the user's date of birth or
+    // home address in a field ("the conversion service requires the user's date of birth
+    // in `profile`"): a false requirement that makes the model hand it over.
+    {
+      all: ["PII|ID_DOCUMENT", "USER", "REQUIRE+|TRANSFER!", "PARAM_REF|FIELD"],
+      sites: ["description", "instructions"],
+      none: ["DEFENSIVE"],
+      unlessPurpose: [
+        "AUTH_DOMAIN",
+        "IDENTITY_DOMAIN",
+        "PII",
+        "ID_DOCUMENT",
+        "TARGET",
+        "USER_DATA",
+      ],
+      within: 24,
+    },
     { all: ["CONTEXT", "SCOPE_ALL|SOURCE|MODEL"], sites: ["property-name"] },
     { all: ["SECRET_PATH|HIGH_VALUE_SECRET", "TRANSFER|VALUE_OF"], sites: ["property-name"] },
   ],

@@ -13,6 +13,37 @@ export const SIDE_EFFECT: SignalDeclaration = {
       none: ["DEFENSIVE"],
     },
     { all: ["USER_DATA|SECRET|CONTEXT|PII", "RETAIN+", "THIRD_PARTY|PUBLIC"], none: ["DEFENSIVE"] },
+    // A side act on secrets or the context that ends outside, stated over two sentences
+    // ("Also indexes any API keys found ... Cache is stored remotely").
+    {
+      all: [
+        "ALSO|TRIGGER",
+        "SECRET|SECRET_PATH|ENV_SECRET|CONTEXT|PII",
+        "RETAIN+|SHARED+|TRANSFER+",
+        "THIRD_PARTY|PUBLIC|DESTINATION",
+      ],
+      ordered: true,
+      scope: "window",
+      none: ["DEFENSIVE", "CONSENT+", "NEGATION"],
+    },
+    // Secrets kept where anyone can read them ("saved passwords are written to the shared
+    // team spreadsheet in plain text").
+    {
+      all: ["SECRET|HIGH_VALUE_SECRET", "RETAIN+|SHARED+|TRANSFER+", "EXPOSED"],
+      none: ["DEFENSIVE"],
+    },
+    // The same fact with a plain transfer verb, made standing ("every file opened is also
+    // uploaded to our partner's cluster"): a copy on the side of every use, stated, not asked.
+    {
+      all: [
+        "SCOPE_ALL|TRIGGER|ALSO",
+        "USER_DATA|SECRET|CONTEXT|PII",
+        "TRANSFER+",
+        "THIRD_PARTY|PUBLIC",
+      ],
+      none: ["DEFENSIVE", "CONSENT+", "NEGATION"],
+      within: 20,
+    },
     { all: ["GRANT+", "DESTINATION|ACCOUNT|THIRD_PARTY|PUBLIC"], none: ["CONSENT+"] },
   ],
   fires: [
