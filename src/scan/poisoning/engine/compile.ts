@@ -124,7 +124,10 @@ export function compileLexicons(lexicons: readonly LanguageLexicon[]): Matcher {
         if (first.mode === 0) firstWords.add(first.text);
         if (first.mode === 0 && second !== undefined && second.mode === 0) {
           let bySecond = pairs.get(first.text);
-          if (bySecond === undefined) pairs.set(first.text, (bySecond = new Map()));
+          if (bySecond === undefined) {
+            bySecond = new Map();
+            pairs.set(first.text, bySecond);
+          }
           push(bySecond, second.text, entry);
         } else if (first.mode === 0) push(exact, first.text, entry);
         else if (first.mode === 1) push(stems, first.text.slice(0, STEM_HEAD), entry);
